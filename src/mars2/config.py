@@ -1,0 +1,513 @@
+"""Typed configuration: one frozen dataclass per concern, composed into `Config`.
+
+`load_config(path, overrides)` reads YAML and applies dotted `key=value` overrides
+(`search.budget=16`, `agents.0.temperature=0.7`, `agents=[{model: tiny-random}]`). Every value is
+type-checked; invalid values and unknown keys raise `ConfigError` naming the field. Each field
+documents itself through `metadata["doc"]` (`mars2 config show --docs`, docs/config.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from mars2.errors import ConfigError, UserError
+
+
+def _f(default: Any, doc: str) -> Any:
+    """A dataclass field with a default and a docstring."""
+    if isinstance(default, list | dict | tuple) and not isinstance(default, str):
+        frozen = default
+        return field(default_factory=lambda: frozen, metadata={"doc": doc})
+    return field(default=default, metadata={"doc": doc})
+
+
+def _check(ok: bool, name: str, value: object, allowed: str) -> None:
+    if not ok:
+        raise ConfigError(name, value, allowed)
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """One agent: a model, how it is served and sampled, its role prompt, and whether it trains."""
+
+    name: str = _f("", "Display name; defaults to `agent<i>`.")
+    model: str = _f(
+        "smollm2-135m",
+        "A bundled model name (`smollm2-135m`, `tiny-random`), a local HF model directory or GGUF "
+        "file, or (backend `openai`) the endpoint's model name.",
+    )
+    backend: Literal["hf", "vllm", "openai"] = _f(
+        "hf", "Generation engine: `hf` (transformers), `vllm` (GPU, optional extra), `openai`."
+    )
+    role: str = _f("coder", "Role prompt: a name from the prompt table (mars2.agents.prompts).")
+    system_prompt: str | None = _f(None, "Overrides the role's system prompt text when set.")
+    temperature: float = _f(1.0, "Sampling temperature (> 0).")
+    top_p: float = _f(1.0, "Nucleus sampling mass in (0, 1].")
+    max_new_tokens: int = _f(
+        320, "Maximum tokens per response (the L_max of the overlong penalty)."
+    )
+    max_prompt_tokens: int = _f(1024, "Prompts longer than this are cut from the left of feedback.")
+    trainable: bool = _f(True, "Whether `mars2 train` updates this agent (False: frozen helper).")
+    lora_rank: int = _f(0, "LoRA rank via peft; 0 trains all weights.")
+    lora_alpha: int = _f(32, "LoRA alpha (scaling = alpha / rank).")
+    base_url: str | None = _f(
+        None, "Backend `openai`: the endpoint, e.g. http://localhost:8000/v1."
+    )
+    api_key_env: str = _f(
+        "OPENAI_API_KEY", "Backend `openai`: name of the environment variable holding the key."
+    )
+    device: str = _f("auto", "`auto` (cuda when available, else cpu), `cpu`, `cuda`, `cuda:1`...")
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = _f(
+        "auto", "Weights dtype: `auto` is float32 on CPU and bfloat16 on GPU."
+    )
+    max_batch_size: int = _f(16, "Largest generation batch the engine runs at once.")
+
+    def __post_init__(self) -> None:
+        _check(self.temperature > 0, "temperature", self.temperature, "must be > 0")
+        _check(0 < self.top_p <= 1, "top_p", self.top_p, "must be in (0, 1]")
+        _check(self.max_new_tokens >= 1, "max_new_tokens", self.max_new_tokens, "must be >= 1")
+        _check(self.max_prompt_tokens >= 16, "max_prompt_tokens", self.max_prompt_tokens, ">= 16")
+        _check(self.lora_rank >= 0, "lora_rank", self.lora_rank, "must be >= 0 (0 = full)")
+        _check(self.max_batch_size >= 1, "max_batch_size", self.max_batch_size, "must be >= 1")
+        _check(bool(self.model), "model", self.model, "must name a model")
+        if self.backend == "openai":
+            _check(self.base_url is not None, "base_url", None, "required for backend 'openai'")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The tree search that grows one tree per problem (design.md §3)."""
+
+    algo: Literal["abmcts", "sampling", "refine", "best_first"] = _f(
+        "abmcts",
+        "`abmcts` (multi-agent AB-MCTS-A), `sampling` (independent attempts, best-of-N), "
+        "`refine` (one sequential refinement chain), `best_first`.",
+    )
+    budget: int = _f(8, "Nodes (generated candidates) per tree.")
+    prior: Literal["normal", "beta"] = _f(
+        "normal", "Score posterior: Normal-Inverse-chi-squared (`normal`) or `beta`."
+    )
+    agent_selection: Literal["tree", "node", "round_robin"] = _f(
+        "tree",
+        "Which agent writes a new node: Thompson sampling over each agent's scores in the tree "
+        "(`tree`), per-node agent arms (`node`), or `round_robin`.",
+    )
+    min_share: float = _f(
+        0.0, "Each agent writes at least this fraction of a tree's nodes (0 = no guarantee)."
+    )
+    parallel_expansions: int = _f(1, "Expansions of one tree in flight at once.")
+    trees_in_flight: int = _f(16, "Trees grown concurrently by the rollout orchestrator.")
+
+    def __post_init__(self) -> None:
+        _check(self.budget >= 1, "budget", self.budget, "must be >= 1")
+        _check(0 <= self.min_share <= 1, "min_share", self.min_share, "must be in [0, 1]")
+        _check(
+            self.parallel_expansions >= 1, "parallel_expansions", self.parallel_expansions, ">= 1"
+        )
+        _check(self.trees_in_flight >= 1, "trees_in_flight", self.trees_in_flight, "must be >= 1")
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """Limits and isolation for executing candidate code (design.md §5)."""
+
+    workers: int = _f(2, "Parallel sandbox workers.")
+    timeout_s: float = _f(6.0, "Wall-clock seconds per test (LiveCodeBench uses 6).")
+    cpu_s: float = _f(6.0, "CPU seconds per test.")
+    memory_mb: int = _f(1024, "Address-space limit per run, MiB.")
+    max_processes: int = _f(32, "Processes/threads a run may have at once.")
+    max_file_mb: int = _f(16, "Largest file a run may write, MiB.")
+    max_output_bytes: int = _f(1_000_000, "Output a run may print before `output_limit`.")
+    isolation: Literal["auto", "bwrap", "unshare", "rlimit"] = _f(
+        "auto",
+        "`auto` picks the strongest available: bubblewrap, then unshare namespaces, then "
+        "rlimits only (with a warning).",
+    )
+    feedback_chars: int = _f(1200, "Size limit of the refinement feedback text.")
+    max_infra_rate: float = _f(
+        0.05, "Fraction of `infra` verdicts (harness failures) past which the run stops."
+    )
+
+    def __post_init__(self) -> None:
+        _check(self.workers >= 1, "workers", self.workers, "must be >= 1")
+        _check(self.timeout_s > 0, "timeout_s", self.timeout_s, "must be > 0")
+        _check(self.cpu_s > 0, "cpu_s", self.cpu_s, "must be > 0")
+        _check(self.memory_mb >= 64, "memory_mb", self.memory_mb, "must be >= 64")
+        _check(self.max_processes >= 1, "max_processes", self.max_processes, "must be >= 1")
+        _check(self.max_file_mb >= 1, "max_file_mb", self.max_file_mb, "must be >= 1")
+        _check(self.max_output_bytes >= 1024, "max_output_bytes", self.max_output_bytes, ">= 1024")
+        _check(self.feedback_chars >= 100, "feedback_chars", self.feedback_chars, "must be >= 100")
+        _check(0 <= self.max_infra_rate <= 1, "max_infra_rate", self.max_infra_rate, "in [0, 1]")
+
+
+@dataclass(frozen=True)
+class CreditConfig:
+    """Rewards to advantages over a finished tree (design.md §6)."""
+
+    reward: Literal["binary", "fraction"] = _f(
+        "fraction",
+        "Raw reward: `binary` (passes the hidden tests) or `fraction` (of public tests passed).",
+    )
+    gamma: float = _f(0.5, "Tree-consistent shaping strength γ (0 switches shaping off).")
+    lam: float = _f(0.5, "Baseline mix λ between the parent reward and the sibling mean.")
+    eta: float = _f(0.3, "Path-value weight η of the best child's value (0: node-level credit).")
+    group: Literal["tree", "tree_agent"] = _f(
+        "tree", "Advantage normalisation group: the whole tree or (tree, agent)."
+    )
+    scale: Literal["std", "none"] = _f(
+        "std", "`std` divides by the group's sample std; `none` only centres (Dr. GRPO)."
+    )
+    overlong_buffer: int = _f(0, "DAPO soft overlong buffer B in tokens (0 = off).")
+    overlong_factor: float = _f(1.0, "DAPO overlong penalty factor f.")
+    dynamic_filter: bool = _f(True, "Drop groups whose raw rewards are all equal.")
+
+    def __post_init__(self) -> None:
+        _check(self.gamma >= 0, "gamma", self.gamma, "must be >= 0")
+        _check(0 <= self.lam <= 1, "lam", self.lam, "must be in [0, 1]")
+        _check(0 <= self.eta <= 1, "eta", self.eta, "must be in [0, 1]")
+        _check(self.overlong_buffer >= 0, "overlong_buffer", self.overlong_buffer, "must be >= 0")
+        _check(self.overlong_factor >= 0, "overlong_factor", self.overlong_factor, "must be >= 0")
+
+
+@dataclass(frozen=True)
+class LossConfig:
+    """The policy loss (design.md §7)."""
+
+    name: Literal["grpo", "gspo"] = _f("grpo", "`grpo` (token ratios) or `gspo` (sequence ratio).")
+    clip_low: float = _f(0.2, "ε_low: lower clip 1-ε_low (GSPO papers use ~3e-4).")
+    clip_high: float = _f(0.28, "ε_high: upper clip 1+ε_high (GSPO papers use ~4e-4).")
+    tis: Literal["none", "token", "sequence"] = _f(
+        "token", "Truncated importance sampling against the rollout engine's log-probs."
+    )
+    tis_mode: Literal["truncate", "mask"] = _f(
+        "truncate", "`truncate` caps the weight at `tis_cap`; `mask` drops tokens above it."
+    )
+    tis_cap: float = _f(2.0, "C, the TIS weight cap.")
+    kl_coef: float = _f(0.0, "β for the KL to a frozen reference (0 loads no reference model).")
+    kl_estimator: Literal["k1", "k2", "k3"] = _f("k3", "KL estimator.")
+    aggregation: Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum-norm"] = _f(
+        "token-mean", "How per-token losses become one number."
+    )
+
+    def __post_init__(self) -> None:
+        _check(0 <= self.clip_low < 1, "clip_low", self.clip_low, "must be in [0, 1)")
+        _check(self.clip_high >= 0, "clip_high", self.clip_high, "must be >= 0")
+        _check(self.tis_cap >= 1, "tis_cap", self.tis_cap, "must be >= 1")
+        _check(self.kl_coef >= 0, "kl_coef", self.kl_coef, "must be >= 0")
+
+
+@dataclass(frozen=True)
+class DataConfig:
+    """Which problems to train and evaluate on."""
+
+    train: str = _f("bundled:basic", "Training problems: a set name (`bundled:basic`) or a file.")
+    train_split: str | None = _f("train", "Keep only problems of this split (None: all).")
+    eval: str = _f("bundled:basic-test", "Evaluation problems: a set name or a JSONL file.")
+    eval_limit: int | None = _f(None, "Evaluate on the first K problems only.")
+    limit: int | None = _f(None, "Use the first K training problems only.")
+
+    def __post_init__(self) -> None:
+        for name in ("eval_limit", "limit"):
+            value = getattr(self, name)
+            _check(value is None or value >= 1, name, value, "must be >= 1 or null")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """The RL loop (design.md §1, issue `mars2 train`)."""
+
+    mode: Literal["grpo", "mcts"] = _f(
+        "mcts", "`grpo`: n independent samples per problem; `mcts`: grow search trees."
+    )
+    steps: int = _f(40, "Training steps (one rollout + one update per agent each).")
+    problems_per_step: int = _f(8, "Problems sampled per step (one tree or group each).")
+    samples_per_problem: int = _f(
+        8, "Mode `grpo`: group size n. Mode `mcts` uses `search.budget` nodes per tree."
+    )
+    lr: float = _f(1e-5, "Peak learning rate.")
+    schedule: Literal["constant", "cosine", "linear"] = _f("constant", "LR schedule after warmup.")
+    warmup_steps: int = _f(0, "Optimizer steps of linear warmup.")
+    weight_decay: float = _f(0.0, "AdamW weight decay.")
+    grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
+    micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
+    updates_per_step: int = _f(1, "Optimizer steps per training step (the batch is split).")
+    eval_every: int = _f(10, "Evaluate every K steps (0 = only at the end).")
+    checkpoint_every: int = _f(5, "Checkpoint every K steps (0 = only at the end).")
+
+    def __post_init__(self) -> None:
+        for name in ("steps", "problems_per_step", "samples_per_problem", "micro_batch_size"):
+            _check(getattr(self, name) >= 1, name, getattr(self, name), "must be >= 1")
+        _check(self.updates_per_step >= 1, "updates_per_step", self.updates_per_step, ">= 1")
+        _check(self.lr > 0, "lr", self.lr, "must be > 0")
+        _check(self.warmup_steps >= 0, "warmup_steps", self.warmup_steps, "must be >= 0")
+        _check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")
+        _check(self.eval_every >= 0, "eval_every", self.eval_every, "must be >= 0")
+        _check(self.checkpoint_every >= 0, "checkpoint_every", self.checkpoint_every, ">= 0")
+
+
+@dataclass(frozen=True)
+class DistConfig:
+    """Placement across processes and machines (design.md §9)."""
+
+    backend: Literal["local", "ray"] = _f("local", "`local`: one process; `ray`: Ray actors.")
+    address: str | None = _f(None, "Ray cluster: `auto`, a URL, or null to start a local cluster.")
+    gpus_per_learner: float = _f(0.0, "GPUs per agent learner actor.")
+    engines_per_agent: int = _f(1, "Rollout engine actors per agent.")
+    gpus_per_engine: float = _f(0.0, "GPUs per rollout engine actor.")
+    sandbox_actors: int = _f(0, "Sandbox actors on CPU nodes (0: sandbox in the driver).")
+
+    def __post_init__(self) -> None:
+        _check(self.gpus_per_learner >= 0, "gpus_per_learner", self.gpus_per_learner, ">= 0")
+        _check(self.engines_per_agent >= 1, "engines_per_agent", self.engines_per_agent, ">= 1")
+        _check(self.gpus_per_engine >= 0, "gpus_per_engine", self.gpus_per_engine, ">= 0")
+        _check(self.sandbox_actors >= 0, "sandbox_actors", self.sandbox_actors, ">= 0")
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    """Where and how a run records itself (design.md §10)."""
+
+    out: str | None = _f(None, "Run directory; `--out` sets it; null: runs/<command>-<time>.")
+    tensorboard: bool = _f(True, "Write TensorBoard event files under the run directory.")
+    wandb_project: str | None = _f(None, "Also log to this Weights & Biases project.")
+    save_trees: bool = _f(True, "Write every finished tree to trees/*.jsonl.")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a run needs. `agents` is a list: several agents may share one base model."""
+
+    seed: int = _f(0, "Seed for search, sampling, data order and initialisation.")
+    agents: tuple[AgentConfig, ...] = _f(
+        (AgentConfig(),), "The agents, in order (agent_id = index)."
+    )
+    search: SearchConfig = _f(SearchConfig(), "Tree search.")
+    sandbox: SandboxConfig = _f(SandboxConfig(), "Code execution.")
+    credit: CreditConfig = _f(CreditConfig(), "Credit assignment.")
+    loss: LossConfig = _f(LossConfig(), "Policy loss.")
+    data: DataConfig = _f(DataConfig(), "Problems.")
+    train: TrainConfig = _f(TrainConfig(), "Training loop.")
+    dist: DistConfig = _f(DistConfig(), "Distribution.")
+    output: OutputConfig = _f(OutputConfig(), "Run directory and logging.")
+
+    def __post_init__(self) -> None:
+        _check(len(self.agents) >= 1, "agents", list(self.agents), "needs at least one agent")
+        share = self.search.min_share * len(self.agents)
+        _check(share <= 1, "search.min_share", self.search.min_share, "times #agents must be <= 1")
+
+    def agent_name(self, agent_id: int) -> str:
+        return self.agents[agent_id].name or f"agent{agent_id}"
+
+
+# ---------------------------------------------------------------- loading and overrides
+
+
+def _is_config(tp: Any) -> bool:
+    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
+
+
+def _convert(tp: Any, value: Any, path: str) -> Any:
+    """Check and convert `value` (plain YAML data) to type `tp`, raising ConfigError at `path`."""
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        choices = typing.get_args(tp)
+        if value not in choices:
+            close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(path, value, f"allowed: {', '.join(map(str, choices))}{hint}")
+        return value
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _convert(inner, value, path)
+    if origin is tuple:
+        (item, _) = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise ConfigError(path, value, "expected a list")
+        return tuple(_convert(item, v, f"{path}.{i}") for i, v in enumerate(value))
+    if _is_config(tp):
+        if isinstance(value, tp):
+            return value
+        if not isinstance(value, dict):
+            raise ConfigError(path, value, "expected a mapping of fields")
+        return build(tp, value, path)
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(path, value, "expected true or false")
+    if tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ConfigError(path, value, "expected an integer")
+    if tp is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        raise ConfigError(path, value, "expected a number")
+    if tp is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        raise ConfigError(path, value, "expected a string")
+    raise AssertionError(f"unsupported config type {tp!r} at {path}")
+
+
+def _unknown_key(cls: type, key: str, path: str) -> ConfigError:
+    names = [f.name for f in dataclasses.fields(cls)]
+    close = difflib.get_close_matches(key, names, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    where = f"{path}.{key}" if path else key
+    return ConfigError(where, key, f"unknown key; {hint}known: {', '.join(names)}")
+
+
+def build(cls: type, data: dict[str, Any], path: str = "") -> Any:
+    """Build config dataclass `cls` from a mapping, checking every key and value."""
+    hints = typing.get_type_hints(cls)
+    kwargs = {}
+    for key, value in data.items():
+        if key not in hints:
+            raise _unknown_key(cls, str(key), path)
+        kwargs[key] = _convert(hints[key], value, f"{path}.{key}" if path else key)
+    try:
+        return cls(**kwargs)
+    except ConfigError as err:
+        raise err.under(path) from None
+
+
+def to_dict(config: Any) -> Any:
+    """Plain data (dicts, lists, scalars) for YAML/JSON."""
+    if dataclasses.is_dataclass(config) and not isinstance(config, type):
+        return {f.name: to_dict(getattr(config, f.name)) for f in dataclasses.fields(config)}
+    if isinstance(config, tuple | list):
+        return [to_dict(v) for v in config]
+    return config
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return yaml.safe_load(text) if text != "" else ""
+    except yaml.YAMLError:
+        return text
+
+
+def _set_dotted(data: dict[str, Any], cls: type, dotted: str, value: Any) -> None:
+    """Set `dotted` (e.g. `agents.0.model`) in the plain mapping `data` of config class `cls`."""
+    parts = dotted.split(".")
+    node: Any = data
+    tp: Any = cls
+    path = ""
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if _is_config(tp):
+            hints = typing.get_type_hints(tp)
+            if part not in hints:
+                raise _unknown_key(tp, part, path)
+            tp = hints[part]
+            if last:
+                node[part] = value
+                return
+            node = node[part]
+        elif typing.get_origin(tp) is tuple:
+            if not part.isdigit() or int(part) >= len(node):
+                raise ConfigError(path, part, f"index must be 0..{len(node) - 1}")
+            (tp, _) = typing.get_args(tp)
+            if last:
+                node[int(part)] = value
+                return
+            node = node[int(part)]
+        else:
+            raise ConfigError(path, part, "this field has no sub-fields")
+        path = f"{path}.{part}" if path else part
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
+    """Apply `key=value` strings to a plain config mapping (values parsed as YAML)."""
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise UserError(
+                f"override {item!r} is not of the form key=value (e.g. search.budget=16)"
+            )
+        _set_dotted(data, Config, key.strip(), _parse_value(text.strip()))
+    return data
+
+
+def load_yaml(path: str | Path) -> dict[str, Any]:
+    """Read a YAML mapping, with a clear error for a missing or malformed file."""
+    file = Path(path)
+    if not file.is_file():
+        raise UserError(f"config file not found: {file}")
+    try:
+        data = yaml.safe_load(file.read_text()) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        raise UserError(f"{file}{where}: not valid YAML ({err})") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{file}: expected a mapping of config sections at the top level")
+    return data
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> Config:
+    """The default config, updated by the YAML at `path`, then by dotted overrides."""
+    data = to_dict(Config())
+    if path is not None:
+        file_data = load_yaml(path)
+        try:
+            build(Config, file_data)  # validate the file on its own, for errors that name it
+        except ConfigError as err:
+            raise UserError(f"{path}: {err}") from None
+        _merge(data, file_data)
+    apply_overrides(data, overrides or [])
+    config: Config = build(Config, data)
+    return config
+
+
+def _merge(base: dict[str, Any], update: dict[str, Any]) -> None:
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = value
+
+
+def dump_yaml(config: Config) -> str:
+    return yaml.safe_dump(to_dict(config), sort_keys=False)
+
+
+def field_docs(cls: type = Config, prefix: str = "") -> list[tuple[str, str, str, Any]]:
+    """(dotted name, type, doc, default) for every leaf field, for docs and `config show --docs`."""
+    rows: list[tuple[str, str, str, Any]] = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        name = f"{prefix}{f.name}"
+        tp = hints[f.name]
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
+        inner = typing.get_args(tp)[0] if typing.get_origin(tp) is tuple else tp
+        if _is_config(inner):
+            rows.append((name, _type_name(tp), f.metadata["doc"], None))
+            rows.extend(field_docs(inner, f"{name}{'.N' if inner is not tp else ''}."))
+        else:
+            rows.append((name, _type_name(tp), f.metadata["doc"], default))
+    return rows
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        return " | ".join(repr(a) for a in typing.get_args(tp))
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_type_name(a) for a in typing.get_args(tp))
+    if origin is tuple:
+        return f"list[{_type_name(typing.get_args(tp)[0])}]"
+    return "null" if tp is type(None) else getattr(tp, "__name__", str(tp))

@@ -1,0 +1,1 @@
+"""Execute untrusted candidate code against tests (design.md §5)."""

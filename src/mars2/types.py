@@ -1,0 +1,187 @@
+"""Plain data shared by every layer: problems, test results, generations, tree nodes, samples.
+
+No behaviour beyond small derived properties and JSON round-trips; no torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, get_args
+
+TestStyle = Literal["functional", "stdin", "assert"]
+TEST_STYLES: tuple[str, ...] = get_args(TestStyle)
+
+Verdict = Literal["pass", "wrong", "error", "timeout", "memory", "output_limit", "infra"]
+VERDICTS: tuple[str, ...] = get_args(Verdict)
+
+TestSet = Literal["public", "private", "all"]
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One test. `functional`: `input` is a list of positional arguments, `output` a JSON value.
+    `stdin`: `input` and `output` are strings. `assert`: `test` is a Python program run after the
+    candidate (e.g. HumanEval's `check(candidate)`); passing means it exits cleanly."""
+
+    __test__ = False  # not a pytest class
+
+    input: Any = None
+    output: Any = None
+    test: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.test is not None:
+            return {"test": self.test}
+        return {"input": self.input, "output": self.output}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A programming problem (design.md §10). Public tests steer the search and appear in
+    refinement feedback; private (hidden) tests only score."""
+
+    id: str
+    statement: str
+    test_style: TestStyle
+    public_tests: tuple[TestCase, ...]
+    private_tests: tuple[TestCase, ...] = ()
+    starter_code: str = ""
+    fn_name: str | None = None
+    solution: str | None = None
+    difficulty: str | None = None
+    source: str = ""
+    split: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    def tests(self, which: TestSet = "all") -> tuple[TestCase, ...]:
+        """The public, the private (hidden) or all tests. A problem without private tests is
+        judged on its public ones when `private` is asked for."""
+        if which == "public":
+            return self.public_tests
+        if which == "private":
+            return self.private_tests or self.public_tests
+        return self.public_tests + self.private_tests
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "id": self.id,
+            "statement": self.statement,
+            "starter_code": self.starter_code,
+            "test_style": self.test_style,
+            "fn_name": self.fn_name,
+            "public_tests": [t.to_json() for t in self.public_tests],
+            "private_tests": [t.to_json() for t in self.private_tests],
+            "solution": self.solution,
+            "difficulty": self.difficulty,
+            "source": self.source,
+            "split": self.split,
+        }
+        if self.metadata:
+            record["metadata"] = dict(self.metadata)
+        return record
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """The verdict on one test. `detail` holds what a refinement prompt may show: for `wrong`
+    the actual output, for `error` the traceback tail (both truncated)."""
+
+    __test__ = False
+
+    verdict: Verdict
+    time_s: float = 0.0
+    detail: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == "pass"
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """The outcome of running one candidate against a list of tests."""
+
+    tests: tuple[TestResult, ...]
+    feedback: str = ""
+
+    @property
+    def passed(self) -> bool:
+        """True when there was at least one test and every test passed."""
+        return bool(self.tests) and all(t.passed for t in self.tests)
+
+    @property
+    def pass_fraction(self) -> float:
+        if not self.tests:
+            return 0.0
+        return sum(t.passed for t in self.tests) / len(self.tests)
+
+    @property
+    def n_infra(self) -> int:
+        return sum(t.verdict == "infra" for t in self.tests)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "pass_fraction": self.pass_fraction,
+            "tests": [asdict(t) for t in self.tests],
+            "feedback": self.feedback,
+        }
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One generation from a policy: the text, the token ids and the log-probs of the sampled
+    tokens under the sampling distribution (needed for truncated importance sampling)."""
+
+    text: str
+    prompt_ids: tuple[int, ...] = ()
+    response_ids: tuple[int, ...] = ()
+    logprobs: tuple[float, ...] = ()
+    finish_reason: Literal["stop", "length"] = "stop"
+
+    @property
+    def response_len(self) -> int:
+        return len(self.response_ids)
+
+
+@dataclass(frozen=True)
+class NodeRecord:
+    """One line of `trees/*.jsonl` (design.md §10). `parent_id` is None for a child of the root.
+    `score` is the fraction of public tests passed (it steers the search), `passed` whether the
+    candidate passes the hidden tests, `reward` the raw training reward as configured."""
+
+    tree_id: str
+    problem_id: str
+    node_id: int
+    parent_id: int | None
+    depth: int
+    agent_id: int
+    score: float
+    reward: float
+    passed: bool
+    response_len: int = 0
+    code: str = ""
+    feedback: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any]) -> NodeRecord:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in record.items() if k in known})
+
+
+@dataclass
+class Sample:
+    """One training sample: a node (or an independent sample) that agent `agent_id` wrote,
+    with its tokens, the rollout engine's log-probs and its advantage."""
+
+    agent_id: int
+    prompt_ids: list[int]
+    response_ids: list[int]
+    rollout_logprobs: list[float]
+    advantage: float
+    reward: float = 0.0
+    group: str = ""

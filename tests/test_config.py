@@ -1,0 +1,115 @@
+"""Config: defaults, YAML, dotted overrides, validation messages, presets, docs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mars2.config import Config, field_docs, load_config, to_dict
+from mars2.errors import ConfigError, UserError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_defaults_are_valid() -> None:
+    config = load_config()
+    assert config == Config()
+    assert config.search.algo == "abmcts"
+
+
+def test_overrides_convert_types() -> None:
+    config = load_config(
+        None,
+        ["search.budget=16", "agents.0.temperature=0.5", "credit.reward=binary", "data.limit=null"],
+    )
+    assert config.search.budget == 16
+    assert config.agents[0].temperature == 0.5
+    assert config.credit.reward == "binary"
+    assert config.data.limit is None
+
+
+def test_override_list_of_agents() -> None:
+    config = load_config(
+        None, ["agents=[{model: tiny-random}, {model: tiny-random, role: debugger}]"]
+    )
+    assert [a.role for a in config.agents] == ["coder", "debugger"]
+    assert config.agent_name(1) == "agent1"
+
+
+@pytest.mark.parametrize(
+    ("override", "field", "message"),
+    [
+        ("search.no_such_key=1", "search.no_such_key", "unknown key"),
+        ("search.budgt=3", "search.budgt", "did you mean 'budget'"),
+        ("search.budget=abc", "search.budget", "expected an integer"),
+        ("search.budget=0", "search.budget", "must be >= 1"),
+        ("search.algo=abmct", "search.algo", "did you mean 'abmcts'"),
+        ("agents.0.temperature=0", "agents.0.temperature", "must be > 0"),
+        ("agents.3.model=x", "agents", "index must be"),
+        ("train.steps=true", "train.steps", "expected an integer"),
+        ("search.min_share=0.8", "search.min_share", "times #agents"),
+    ],
+)
+def test_bad_values_name_the_field(override: str, field: str, message: str) -> None:
+    if override.startswith("search.min_share"):
+        overrides = ["agents=[{}, {}]", override]
+    else:
+        overrides = [override]
+    with pytest.raises(ConfigError) as info:
+        load_config(None, overrides)
+    assert info.value.field == field
+    assert message in str(info.value)
+
+
+def test_override_without_equals_is_a_user_error() -> None:
+    with pytest.raises(UserError, match="key=value"):
+        load_config(None, ["search.budget"])
+
+
+def test_yaml_file_errors_name_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("search:\n  budget: [1\n")
+    with pytest.raises(UserError, match=r"bad.yaml:\d+"):
+        load_config(bad)
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("search:\n  algo: mcts\n")
+    with pytest.raises(UserError, match=r"wrong.yaml: config field 'search.algo'"):
+        load_config(wrong)
+    with pytest.raises(UserError, match="not found"):
+        load_config(tmp_path / "missing.yaml")
+
+
+def test_yaml_then_overrides(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    file.write_text("search:\n  budget: 4\ntrain:\n  steps: 3\n")
+    config = load_config(file, ["train.steps=5"])
+    assert (config.search.budget, config.train.steps) == (4, 5)
+    assert config.search.algo == "abmcts"  # untouched defaults survive the merge
+
+
+def test_round_trip_through_dict() -> None:
+    config = load_config(None, ["agents=[{}, {role: debugger}]", "search.budget=3"])
+    from mars2.config import build
+
+    assert build(Config, to_dict(config)) == config
+
+
+def test_every_field_has_docs() -> None:
+    rows = field_docs()
+    assert len(rows) > 50
+    missing = [name for name, _, doc, _ in rows if len(doc) < 5]
+    assert not missing
+
+
+@pytest.mark.parametrize("preset", sorted((ROOT / "configs").glob("*.yaml")), ids=lambda p: p.name)
+def test_presets_load(preset: Path) -> None:
+    assert isinstance(load_config(preset), Config)
+
+
+def test_docs_config_md_lists_every_field() -> None:
+    text = (ROOT / "docs" / "config.md").read_text()
+    missing = [name for name, *_ in field_docs() if f"`{name}`" not in text]
+    assert not missing, (
+        f"docs/config.md lacks {missing}; regenerate with `mars2 config docs > docs/config.md`"
+    )

@@ -149,7 +149,10 @@ def _doctest_examples(lines: list[str], entry_point: str) -> list[tuple[str, str
             expected.append(follow)
         if expected and _calls(expr, entry_point):
             # unparse drops a trailing comment (`>>> f(1)  # because ...`)
-            examples.append((ast.unparse(ast.parse(expr, mode="eval")), " ".join(expected)))
+            answer = " ".join(expected)
+            if _literal(answer) is None and _literal(expected[0]) is not None:
+                answer = expected[0]  # prose right after the answer, without a blank line
+            examples.append((ast.unparse(ast.parse(expr, mode="eval")), answer))
     return examples
 
 

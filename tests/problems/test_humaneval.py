@@ -116,3 +116,9 @@ def h(lst):
     assert example_tests("T", prompt, "h") == [
         "_got = h([1,2,3])\nassert _got == 6, 'h([1,2,3]) should be 6, got ' + repr(_got)\n"
     ]
+
+
+def test_humaneval_validates_clean() -> None:
+    from mars2.problems import validate_file
+
+    assert validate_file("humaneval") == []

@@ -92,3 +92,14 @@ def test_the_real_bundled_basic_set_loads() -> None:
     assert test and len(test) < len(problems)
     assert {p.id for p in test} == {p.id for p in problems if p.split == "test"}
     assert all(p.source == "bundled:basic" and p.solution for p in problems)
+
+
+def test_validate_takes_set_names_too(bundled_dir: Path) -> None:
+    from mars2.problems import validate_file
+
+    assert validate_file("bundled:tiny-test") == []  # the whole file of the set
+    (bundled_dir / "tiny.jsonl").write_text('{"id": 1}\n')
+    issues = validate_file("bundled:tiny")
+    assert {i.field for i in issues} == {"id", "statement", "test_style", "public_tests"}
+    with pytest.raises(UserError, match="unknown bundled set"):
+        validate_file("bundled:nope")

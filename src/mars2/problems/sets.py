@@ -85,6 +85,15 @@ def _load_file(path: Path, converter: Converter | None, label: str) -> list[Prob
     return problems
 
 
+def bundled_file(arg: str) -> Path:
+    """The file of `bundled:NAME` or `bundled:NAME-SPLIT`."""
+    files = _bundled_files()
+    base = arg if arg in files else arg.rpartition("-")[0]
+    if base not in files:
+        raise UserError(f"unknown bundled set '{arg}'. {known_names_hint()}")
+    return files[base]
+
+
 def _load_bundled(arg: str) -> list[Problem]:
     files = _bundled_files()
     if arg in files:

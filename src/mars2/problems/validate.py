@@ -7,26 +7,31 @@ from pathlib import Path
 from typing import Any
 
 from mars2.config import SandboxConfig
-from mars2.errors import InfraError, UserError
+from mars2.errors import InfraError
+from mars2.problems import humaneval
 from mars2.problems.records import convert_records, read_jsonl
 from mars2.problems.schema import ProblemIssue
-from mars2.problems.sets import FORMATS, parse_spec
+from mars2.problems.sets import FORMATS, bundled_file, parse_spec
 from mars2.types import ExecResult, Problem
 
 
 def _converted(
     path: str | Path,
 ) -> tuple[str, list[Problem], list[ProblemIssue], dict[str, int]]:
-    """(file label, good problems, issues, line per id) for a JSONL path or a `FORMAT:PATH`."""
+    """(file label, good problems, issues, line per id) for a JSONL path, a `FORMAT:PATH`, a
+    bundled set (its whole file) or `humaneval`."""
     text = str(path)
-    kind, colon, arg = text.partition(":")
     converter = None
-    if colon and kind in FORMATS and not Path(text).exists():
-        converter, _ = FORMATS[kind]
-        text = arg
-    elif colon and not Path(text).exists():
-        parse_spec(text)  # a set name (bundled:, humaneval): raises for an unknown one
-        raise UserError(f"validate takes files, not set names: {path!r}")
+    if isinstance(path, str) and not Path(text).exists() and (":" in text or text == "humaneval"):
+        spec = parse_spec(text)
+        if spec.kind == "humaneval":
+            rows = [(i, r, None) for i, r in enumerate(humaneval.humaneval_records(), start=1)]
+            return ("humaneval", *convert_records("humaneval", rows))
+        if spec.kind == "bundled":
+            text = str(bundled_file(spec.arg))
+        else:
+            converter, _ = FORMATS[spec.kind]
+            text = spec.arg
     file = Path(text).expanduser()
     if not file.is_file():
         return text, [], [ProblemIssue(text, 0, "", "file not found")], {}
@@ -38,7 +43,8 @@ def validate_file(
 ) -> list[ProblemIssue]:
     """Every bad record of one file: bad JSON, missing or unknown fields, wrong types, unknown test
     style, malformed tests, duplicate ids; with `run`, every reference solution that fails its own
-    tests in the sandbox. `path` may carry a format prefix (`mbpp:PATH`, `livecodebench:PATH`)."""
+    tests in the sandbox. `path` may also be `mbpp:PATH`, `livecodebench:PATH`, `bundled:NAME`
+    (its whole file) or `humaneval`."""
     file, problems, issues, lines = _converted(path)
     if run:
         failures = run_solutions(problems, sandbox_config or SandboxConfig())

@@ -63,3 +63,33 @@ def test_show_unknown_id_and_unknown_set_exit_2(capsys: pytest.CaptureFixture[st
     assert "no problem 'nope'" in capsys.readouterr().err
     assert main(["problems", "show", "no-such-set"]) == 2
     assert "unknown problem set" in capsys.readouterr().err
+
+
+def test_validate_run_uses_sandbox_config_overrides(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mars2.config import SandboxConfig
+    from mars2.problems import validate
+    from mars2.types import ExecResult, Problem, TestResult
+
+    seen: list[SandboxConfig] = []
+
+    class AllPass:
+        def __init__(self, config: SandboxConfig) -> None:
+            seen.append(config)
+
+        def __enter__(self) -> AllPass:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def run_many(self, jobs: list[tuple[str, Problem, str]]) -> list[ExecResult]:
+            return [ExecResult((TestResult("pass"),)) for _ in jobs]
+
+    monkeypatch.setattr(validate, "_sandbox_class", lambda: AllPass)
+    argv = ["problems", "validate", str(DATA / "good.jsonl"), "--run"]
+    assert main([*argv, "--set", "sandbox.timeout_s=9"]) == 0
+    assert [c.timeout_s for c in seen] == [9.0]
+    assert main([*argv, "--set", "sandbox.timeout_s=-1"]) == 2
+    assert "timeout_s" in capsys.readouterr().err

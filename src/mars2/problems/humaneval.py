@@ -45,21 +45,20 @@ WRONG_EXAMPLES: frozenset[tuple[str, str]] = frozenset(
 _FOR_OUTPUT = re.compile(r"^for (\w+) = (.+?),? the output should be (.+)$", re.IGNORECASE)
 
 
-def _docstring_lines(prompt: str, entry_point: str) -> list[str]:
-    """The lines of the entry point's docstring (stripped), or [] when there is none."""
+def _function(prompt: str, entry_point: str) -> ast.FunctionDef | None:
+    """The definition of the entry point in the prompt."""
     try:
         tree = ast.parse(prompt)
     except SyntaxError:
-        return []
+        return None
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == entry_point:
-            doc = ast.get_docstring(node, clean=True)
-            return [line.strip() for line in (doc or "").splitlines()]
-    return []
+            return node
+    return None
 
 
-def _literal(text: str) -> Any | None:
-    """The Python literal `text` denotes, or None when it is not one (None itself is boxed)."""
+def _literal(text: str) -> tuple[Any] | None:
+    """(value,) for the Python literal `text` denotes, or None when it is not one."""
     try:
         return (ast.literal_eval(text.strip()),)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -148,18 +147,22 @@ def _doctest_examples(lines: list[str], entry_point: str) -> list[tuple[str, str
                 break
             expected.append(follow)
         if expected and _calls(expr, entry_point):
-            # unparse drops a trailing comment (`>>> f(1)  # because ...`)
             answer = " ".join(expected)
             if _literal(answer) is None and _literal(expected[0]) is not None:
                 answer = expected[0]  # prose right after the answer, without a blank line
+            # unparse drops a trailing comment (`>>> f(1)  # because ...`)
             examples.append((ast.unparse(ast.parse(expr, mode="eval")), answer))
     return examples
 
 
 def example_tests(task_id: str, prompt: str, entry_point: str) -> list[str]:
     """The docstring examples of one HumanEval prompt as `assert` programs (see module doc)."""
-    lines = _docstring_lines(prompt, entry_point)
-    params = _parameters(prompt, entry_point)
+    function = _function(prompt, entry_point)
+    if function is None:
+        return []
+    doc = ast.get_docstring(function, clean=True) or ""
+    lines = [line.strip() for line in doc.splitlines()]
+    params = [a.arg for a in function.args.args]
     found = _doctest_examples(lines, entry_point)
     if not found:
         found = [ex for line in lines if (ex := _inline_example(line, entry_point, params))]
@@ -170,14 +173,6 @@ def example_tests(task_id: str, prompt: str, entry_point: str) -> list[str]:
             continue
         tests.append(_assert_program(expr, expected_src.strip(), boxed[0]))
     return tests
-
-
-def _parameters(prompt: str, entry_point: str) -> list[str]:
-    tree = ast.parse(prompt)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == entry_point:
-            return [a.arg for a in node.args.args]
-    return []
 
 
 def _assert_program(expr: str, expected_src: str, expected: Any) -> str:

@@ -67,11 +67,14 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def _counts(counts: dict[str, int]) -> str:
-    return "  ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    return "\n".join(f"{k} {v}" for k, v in sorted(counts.items()))
 
 
 def run_list(args: argparse.Namespace) -> int:
-    table = Table("set", "problems", "splits", "difficulties", "what", title="Known problem sets")
+    table = Table(title="Known problem sets")
+    table.add_column("set", no_wrap=True)
+    for column in ("problems", "splits", "difficulties", "what"):
+        table.add_column(column)
     for s in known_sets():
         table.add_row(
             s.name, str(s.count), _counts(s.splits), _counts(s.difficulties), s.description
@@ -119,9 +122,9 @@ def _panel(problem: Problem) -> Panel:
         f"difficulty {problem.difficulty or '-'}  source {problem.source or '-'}  "
         f"tests {len(problem.public_tests)} public / {len(problem.private_tests)} private"
     )
-    parts: list[Text | Syntax | Table] = [Text(facts, style="dim"), Text(problem.statement)]
-    if problem.starter_code and problem.starter_code != problem.statement:
-        parts.append(Syntax(problem.starter_code, "python"))
+    parts: list[Text | Syntax | Table] = [Text(facts, style="dim"), Text(problem.statement + "\n")]
+    if problem.starter_code:
+        parts += [Text("starter code", style="bold"), Syntax(problem.starter_code, "python")]
     tests = Table("public test", show_header=True, expand=True)
     for test in problem.public_tests[:SHOWN_TESTS]:
         tests.add_row(escape(_test_text(test)))
@@ -129,7 +132,7 @@ def _panel(problem: Problem) -> Panel:
         tests.add_row(f"... {len(problem.public_tests) - SHOWN_TESTS} more")
     parts.append(tests)
     if problem.solution:
-        parts.append(Syntax(problem.solution, "python", line_numbers=False))
+        parts += [Text("reference solution", style="bold"), Syntax(problem.solution, "python")]
     return Panel(Group(*parts), title=escape(problem.id), title_align="left")
 
 

@@ -46,6 +46,18 @@ def test_null_output_is_a_valid_functional_output() -> None:
     assert problem.public_tests[0].output is None
 
 
+def test_empty_id_and_statement_are_reported() -> None:
+    record = {"id": " ", "statement": "", "test_style": "stdin", "public_tests": []}
+    record["private_tests"] = [{"input": "", "output": ""}]
+    problem, issues = parse_record(record)
+    assert problem is None
+    assert issues == [("id", "must not be empty"), ("statement", "must not be empty")]
+
+
+def test_a_path_object_loads() -> None:
+    assert len(load_problems(DATA / "good.jsonl")) == 3
+
+
 EXPECTED_BAD = {
     # line: (field, words in the message)
     2: ("", "bad JSON"),

@@ -78,8 +78,9 @@ def _check_fields(record: Mapping[str, Any]) -> list[tuple[str, str]]:
             problems.append(
                 (name, f"must be {_type_name(types, nullable)}, got {type(value).__name__}")
             )
-    if isinstance(record.get("id"), str) and not record["id"].strip():
-        problems.append(("id", "must not be empty"))
+    for name in ("id", "statement"):
+        if isinstance(record.get(name), str) and not record[name].strip():
+            problems.append((name, "must not be empty"))
     return problems
 
 

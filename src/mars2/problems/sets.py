@@ -158,7 +158,7 @@ def _filters(spec: str, parsed: Spec) -> list[Callable[[Problem], bool]]:
 
 
 def load_problems(
-    spec: str,
+    spec: str | Path,
     *,
     split: str | None = None,
     limit: int | None = None,
@@ -167,6 +167,7 @@ def load_problems(
     """The validated problems of a set (see the module doc for specs and options). Keyword
     arguments narrow further: `split` and `difficulty` keep matching problems, `limit` the first K.
     Raises UserError for an unknown spec, a missing file or any invalid record."""
+    spec = str(spec)
     parsed = parse_spec(spec)
     _check_options(spec, parsed)
     problems = _records_of(parsed.kind, parsed.arg)

@@ -88,3 +88,19 @@ def test_summary_pass_metrics() -> None:
     assert a1.mean_score == pytest.approx(0.75)
     record = summary.to_json()
     assert {"pass@1", "pass@1_mcts", "pass@n", "agents"} <= set(record)
+
+
+def test_records_round_trip() -> None:
+    from mars2.search import from_records, to_records
+
+    state = tree([(None, 0, 0.5, False), (0, 1, 1.0, True), (None, 1, 0.0, False)])
+    records = to_records(state, "t0", "sum-evens", reward="binary")
+    assert [(r.node_id, r.parent_id, r.depth, r.reward) for r in records] == [
+        (0, None, 1, 0.0),
+        (1, 0, 2, 1.0),
+        (2, None, 1, 0.0),
+    ]
+    algo = make_algorithm(SearchConfig(budget=5), 2)
+    again = from_records(algo, records, seed=0)
+    assert to_records(again, "t0", "sum-evens", reward="binary") == records
+    assert len(algo.ask(again, k=5)) == 1  # resumes: 2 nodes of budget left, 1 in flight

@@ -3,6 +3,7 @@ tell, pickle round-trips mid-search, and determinism under a seed."""
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 
@@ -124,3 +125,25 @@ def test_unknown_trials_and_bad_scores_are_refused(algo_name: str) -> None:
     other = make("sampling" if algo_name != "sampling" else "refine", budget=4)
     with pytest.raises(ValueError, match="tree made by"):
         other.ask(state)
+
+
+@pytest.mark.parametrize("algo_name", ALGOS)
+@SETTINGS
+@given(
+    budget=st.integers(1, 24),
+    n_agents=st.integers(2, 4),
+    share=st.floats(0.01, 1.0),
+    parallel=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_min_share_quota_holds_for_every_algorithm(
+    algo_name: str, budget: int, n_agents: int, share: float, parallel: int, seed: int
+) -> None:
+    min_share = share / n_agents
+    algo = make(
+        algo_name, n_agents, budget=budget, min_share=min_share, parallel_expansions=parallel
+    )
+    state = algo.init_tree(seed)
+    run(algo, state, seed)
+    quota = min(math.ceil(min_share * budget - 1e-9), budget // n_agents)
+    assert min(state.agent_counts) >= quota

@@ -15,6 +15,7 @@ from mars2.config import SearchConfig
 from mars2.search.abmcts import ABMCTS
 from mars2.search.base import Algorithm
 from mars2.search.baselines import BestFirst, Refine, Sampling
+from mars2.search.records import from_records, to_records
 from mars2.search.tree import ROOT, Node, NodePayload, TreeState, Trial
 
 ALGORITHMS: dict[str, type[Algorithm]] = {
@@ -36,5 +37,7 @@ __all__ = [
     "SearchConfig",
     "TreeState",
     "Trial",
+    "from_records",
     "make_algorithm",
+    "to_records",
 ]

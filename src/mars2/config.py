@@ -104,6 +104,14 @@ class SearchConfig:
         0.0, "Each agent writes at least this fraction of a tree's nodes (0 = no guarantee)."
     )
     parallel_expansions: int = _f(1, "Expansions of one tree in flight at once.")
+    virtual_score: float = _f(
+        0.0,
+        "`abmcts`: the score a pending expansion counts as on its path until it is told "
+        "(a virtual loss, so concurrent picks spread out).",
+    )
+    width: int = _f(
+        2, "`best_first`: children per expanded node (the root gets `width` fresh attempts)."
+    )
     trees_in_flight: int = _f(16, "Trees grown concurrently by the rollout orchestrator.")
 
     def __post_init__(self) -> None:
@@ -113,6 +121,8 @@ class SearchConfig:
             self.parallel_expansions >= 1, "parallel_expansions", self.parallel_expansions, ">= 1"
         )
         _check(self.trees_in_flight >= 1, "trees_in_flight", self.trees_in_flight, "must be >= 1")
+        _check(0 <= self.virtual_score <= 1, "virtual_score", self.virtual_score, "in [0, 1]")
+        _check(self.width >= 1, "width", self.width, "must be >= 1")
 
 
 @dataclass(frozen=True)

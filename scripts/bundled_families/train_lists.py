@@ -656,7 +656,7 @@ def running_product(xs):
     INTS,
 )
 def differences(xs):
-    return [b - a for a, b in zip(xs, xs[1:])]
+    return [xs[i] - xs[i - 1] for i in range(1, len(xs))]
 
 
 @FAMILY_RUNNING.add(

@@ -66,7 +66,7 @@ def test_comparison_page_works_in_chromium(
 ) -> None:
     report = write_report([train_run, grpo_run, search_run], tmp_path / "out")
     script = """
-    const rows = document.querySelectorAll("#comparison table:first-of-type tbody tr");
+    const rows = document.querySelectorAll("#comparison div.tablewrap:first-of-type tbody tr");
     const groups = Array.from(document.querySelectorAll("#tree-select optgroup")).map((g) => g.label);
     return {rows: rows.length, groups, text: document.getElementById("comparison").textContent};
     """

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mars2.errors import UserError
-from mars2.report.curves import Chart, learning_curves
+from mars2.report.curves import Chart, learning_curves, tree_curves
 from mars2.report.page import render_page
 from mars2.report.runs import Run, Tree, load_run
 from mars2.report.treeview import ColorBy, tree_png, tree_svg
@@ -66,7 +66,7 @@ def write_report(
     runs = load_runs(paths)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    charts: list[Chart] = learning_curves(runs)
+    charts: list[Chart] = learning_curves(runs) + tree_curves(runs)
     chart_files = []
     for chart in charts:
         file = out_dir / f"{chart.name}.png"

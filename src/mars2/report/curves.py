@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mars2.report.runs import Run
+from mars2.report.runs import Run, Tree
 
 # Families shown first, in this order; every other family follows alphabetically.
 HEADLINE_FAMILIES = ("eval", "train/reward", "train", "loss", "time")
@@ -63,6 +63,49 @@ def learning_curves(runs: Sequence[Run], dpi: int = 100) -> list[Chart]:
         png = _plot(with_steps, name, keys, stacked, dpi)
         charts.append(Chart(f"curve-{_slug(name)}", TITLES.get(name, name), png))
     return charts
+
+
+def tree_curves(runs: Sequence[Run], dpi: int = 100) -> list[Chart]:
+    """Search quality over training, from trees/step_*.jsonl: per trees file (x = the number in
+    its name) the mean best score and the tree-derived Pass@1(MCTS) and Pass@N. Empty unless a
+    run has trees from at least two numbered files."""
+    from matplotlib.figure import Figure
+
+    from mars2.report.stats import tree_summary
+
+    per_run = {run.name: _tree_points(run) for run in runs}
+    per_run = {name: points for name, points in per_run.items() if len(points) >= 2}
+    if not per_run:
+        return []
+    fig = Figure(figsize=(6.4, 3.6), dpi=dpi)
+    ax = fig.add_subplot()
+    keys = ("best score", "pass@1_mcts (trees)", "pass@n (trees)")
+    for r, (name, points) in enumerate(per_run.items()):
+        for k, key in enumerate(keys):
+            xs = sorted(points)
+            ys = [tree_summary(points[x])[key] for x in xs]
+            label = f"{name}: {key}" if len(per_run) > 1 else key
+            color = RUN_COLORS[r % len(RUN_COLORS)] if len(per_run) > 1 else None
+            ax.plot(xs, ys, color=color, ls=LINE_STYLES[k], marker="o", ms=3, label=label)
+    title = "Search trees per training step (trees/*.jsonl)"
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel("step")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return [Chart("curve-trees", title, buf.getvalue())]
+
+
+def _tree_points(run: Run) -> dict[int, list[Tree]]:
+    """Trees grouped by the step number in their file name (`step_0003` -> 3)."""
+    points: dict[int, list[Tree]] = {}
+    for tree in run.trees:
+        digits = re.findall(r"\d+", tree.source)
+        if digits:
+            points.setdefault(int(digits[-1]), []).append(tree)
+    return points
 
 
 def _series(run: Run, key: str) -> tuple[list[float], list[float]]:

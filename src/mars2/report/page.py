@@ -53,7 +53,10 @@ def table(columns: Sequence[str], rows: Sequence[dict[str, Any]], best: bool = F
                 text = f"<b>{text}</b>"
             cells.append(f'<td class="{"num" if num else ""}">{text}</td>')
         body.append(f"<tr>{''.join(cells)}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return (
+        f'<div class="tablewrap"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def _kv_table(values: dict[str, Any]) -> str:
@@ -195,7 +198,7 @@ def _tree_view(runs: Sequence[Run], max_trees: int) -> str:
         '<div class="treebar"><label>Tree <select id="tree-select"></select></label>'
         '<span class="toggle">Colour by <label><input type="radio" name="colour-by" '
         'value="score" checked> score</label><label><input type="radio" name="colour-by" '
-        'value="agent"> agent</label></span><button id="tree-download" type="button">'
+        'value="agent"> agent</label></span><label><input type="checkbox" id="tree-fit"> fit to width</label><button id="tree-download" type="button">'
         'Download SVG</button></div><div id="tree-legend"></div>'
         '<div class="treepane"><div id="tree-canvas"></div><div id="node-details">'
         "<p class=note>Click a node to see its code and feedback.</p></div></div>"

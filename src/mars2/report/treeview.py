@@ -78,9 +78,9 @@ def tree_svg(tree: Tree, run: Run, color_by: ColorBy = "score") -> str:
     width = max(x for x, _ in pos.values()) + 1
     depth = max(d for _, d in pos.values())
     legend_h = 40
-    w = int(width * DX + 2 * MARGIN)
-    w = max(w, 420)
     h = int(depth * DY + 2 * MARGIN + legend_h + 20)
+    legend, legend_w = _svg_legend(tree, run, color_by, MARGIN, h - legend_h + 5)
+    w = int(max(width * DX, legend_w, 7 * (len(tree.problem_id) + 30)) + 2 * MARGIN)
     x0 = (w - (width - 1) * DX) / 2
 
     def xy(node_id: int | None) -> tuple[float, float]:
@@ -122,12 +122,13 @@ def tree_svg(tree: Tree, run: Run, color_by: ColorBy = "score") -> str:
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS}" fill="{fill}" {stroke}>'
             f"<title>{escape(tip)}</title></circle>"
         )
-    parts.append(_svg_legend(tree, run, color_by, MARGIN, h - legend_h + 5))
+    parts.append(legend)
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def _svg_legend(tree: Tree, run: Run, color_by: ColorBy, x: float, y: float) -> str:
+def _svg_legend(tree: Tree, run: Run, color_by: ColorBy, x: float, y: float) -> tuple[str, float]:
+    """The legend's SVG and its width."""
     items: list[str] = []
     if color_by == "score":
         for i in range(11):
@@ -153,7 +154,7 @@ def _svg_legend(tree: Tree, run: Run, color_by: ColorBy, x: float, y: float) -> 
         f'<circle cx="{cursor + 145}" cy="{y + 5}" r="7" fill="none" stroke="#111"/>'
         f'<text x="{cursor + 156}" y="{y + 9}">Pass@1(MCTS) pick</text>'
     )
-    return "".join(items)
+    return "".join(items), cursor + 270 - x
 
 
 def tree_png(tree: Tree, run: Run, color_by: ColorBy = "score", dpi: int = 150) -> bytes:
@@ -191,7 +192,7 @@ def tree_png(tree: Tree, run: Run, color_by: ColorBy = "score", dpi: int = 150) 
     ax.axis("off")
     ax.set_title(f"{tree.problem_id} ({tree.source}) — {len(tree.nodes)} nodes", fontsize=10)
     handles = _png_legend(tree, run, color_by, Line2D)
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=4, fontsize=7)
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5, fontsize=7)
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
@@ -211,4 +212,8 @@ def _png_legend(tree: Tree, run: Run, color_by: ColorBy, line: type) -> Sequence
         ids = sorted({n.agent_id for n in tree.nodes})
         handles = [dot(run.agent_name(a), agent_color(a)) for a in ids]
     handles.append(dot("passes hidden tests", "#ddd", "#111", 2.5))
+    handles.append(
+        line([], [], marker="o", ls="", label="Pass@1(MCTS) pick", markerfacecolor="none",
+             markeredgecolor="#111", markersize=12)
+    )  # fmt: skip
     return handles

@@ -37,6 +37,11 @@
     }
     return hex(stops[stops.length - 1][1]);
   }
+  // Dark text on light fills, white on dark ones (relative luminance, sRGB weights).
+  function ink(colour) {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 140 ? "#fff" : "#111";
+  }
   function agentColour(id) { return data.agent_colors[id % data.agent_colors.length]; }
   function agentName(tree, id) {
     const names = data.runs[tree.run].agents;
@@ -74,8 +79,10 @@
     const w = Math.max(width * DX + 2 * PAD, 300), h = depth * DY + 2 * PAD;
     const x0 = (w - (width - 1) * DX) / 2;
     const X = (x) => x0 + x * DX, Y = (d) => PAD + d * DY;
-    const svg = el("svg", { xmlns: SVG, width: w, height: h, viewBox: `0 0 ${w} ${h}`,
+    const fit = document.getElementById("tree-fit").checked;
+    const svg = el("svg", { xmlns: SVG, width: fit ? "100%" : w, viewBox: `0 0 ${w} ${h}`,
                             "font-family": "sans-serif", "font-size": 10 });
+    if (!fit) svg.setAttribute("height", String(h));
     const byId = new Map(tree.nodes.map((n) => [n.id, n]));
     const onPath = state.selected === null ? new Set() : pathTo(tree, state.selected);
     for (const n of tree.nodes) {
@@ -96,7 +103,7 @@
       g.appendChild(el("circle", { class: "dot", r: R, fill: fill(tree, n),
                                    stroke: n.passed ? "#111" : "#fff",
                                    "stroke-width": n.passed ? 3 : 1.5 }));
-      g.appendChild(el("text", { "text-anchor": "middle", dy: "0.35em", fill: "#111",
+      g.appendChild(el("text", { "text-anchor": "middle", dy: "0.35em", fill: ink(fill(tree, n)),
                                  "pointer-events": "none" }, String(n.id)));
       g.appendChild(el("title", {}, `node ${n.id} by ${agentName(tree, n.agent)}: score ` +
                        `${n.score.toFixed(2)}, ${n.passed ? "passes" : "fails"} hidden tests`));
@@ -168,6 +175,20 @@
     box.appendChild(html("pre", "node-feedback", n.feedback || "(no feedback)"));
   }
 
+  // Shareable position: #tree=<index>&node=<id> (kept up to date as the user clicks).
+  function remember() {
+    const node = state.selected === null ? "" : "&node=" + state.selected;
+    history.replaceState(null, "", "#tree=" + data.trees.indexOf(state.tree) + node);
+  }
+  function restore() {
+    const m = /^#tree=(\d+)(?:&node=(-?\d+))?$/.exec(location.hash);
+    if (!m || Number(m[1]) >= data.trees.length) return false;
+    showTree(Number(m[1]));
+    if (m[2] !== undefined) selectNode(Number(m[2]));
+    document.getElementById("trees").scrollIntoView();
+    return true;
+  }
+
   function showTree(index) {
     state.tree = data.trees[index];
     state.selected = null;
@@ -196,6 +217,9 @@
     radio.addEventListener("change", () => { state.colourBy = radio.value; draw(); });
   }
   document.getElementById("tree-download").addEventListener("click", download);
-  if (data.trees.length) showTree(0);
+  document.getElementById("tree-fit").addEventListener("change", draw);
+  if (data.trees.length && !restore()) showTree(0);
+  select.addEventListener("change", remember);
+  document.getElementById("tree-canvas").addEventListener("click", remember);
   window.mars2Report = { showTree, selectNode, state };
 })();

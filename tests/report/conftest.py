@@ -195,12 +195,18 @@ class Browser:
     def _flags(self, name: str) -> list[str]:
         return [self.binary, *CHROMIUM_FLAGS, f"--user-data-dir={self.tmp / ('profile-' + name)}"]
 
-    def run(self, page: Path, script: str = "return null;") -> PageRun:
-        """Open a copy of `page` with the hook injected; `script` is a JS function body."""
+    def run(self, page: Path, script: str = "return null;", fragment: str = "") -> PageRun:
+        """Open a copy of `page` (at `#fragment`) with the hook injected; `script` is the body
+        of a JS function run after load, whose return value comes back as `result`."""
         html = page.read_text(encoding="utf-8")
         hooked = page.with_name(f"__hooked-{page.name}")
         hooked.write_text(html.replace("<head>", "<head>" + HOOK % script, 1), encoding="utf-8")
-        cmd = [*self._flags("dom"), "--virtual-time-budget=5000", "--dump-dom", hooked.as_uri()]
+        cmd = [
+            *self._flags("dom"),
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            hooked.as_uri() + fragment,
+        ]
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         hooked.unlink()
         match = re.search(r'<pre id="__test_result">(.*?)</pre>', out.stdout, re.S)

@@ -24,6 +24,7 @@ def test_report_cli_writes_page_curves_and_tree_figures(
     assert (out / "index.html").stat().st_size > 10_000
     pngs = sorted(p.name for p in out.glob("curve-*.png"))
     assert pngs[:3] == ["curve-clip_frac.png", "curve-eval.png", "curve-kl.png"]
+    assert "curve-trees.png" in pngs  # trees from step 1 and step 6
     for png in out.glob("*.png"):
         with Image.open(png) as image:
             width, height = image.size

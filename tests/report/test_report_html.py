@@ -111,3 +111,40 @@ def test_screenshot(browser: Browser, train_run: Path, tmp_path: Path) -> None:
     with Image.open(shot) as image:
         assert image.size == (1200, 900)
         assert len(image.getcolors(1 << 20) or []) > 50  # not a blank page
+
+
+def test_links_restore_tree_and_node_and_fit_scales(
+    browser: Browser, search_run: Path, tmp_path: Path
+) -> None:
+    report = write_report([search_run], tmp_path / "out")
+    script = """
+    const r = {tree: document.getElementById("tree-select").value,
+               title: document.querySelector("#node-details h3").textContent};
+    const fit = document.getElementById("tree-fit");
+    fit.checked = true;
+    fit.dispatchEvent(new Event("change"));
+    r.width = document.querySelector("#tree-canvas svg").getAttribute("width");
+    document.querySelector('#tree-canvas g.node[data-node="4"]').dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    r.hash = location.hash;
+    return r;
+    """
+    page = browser.run(report.index, script, fragment="#tree=2&node=3")
+    assert page.errors == [] and console_errors(page.stderr) == []
+    assert page.result["tree"] == "2" and page.result["title"].startswith("Node 3 ")
+    assert page.result["width"] == "100%"
+    assert page.result["hash"] == "#tree=2&node=4"
+
+
+def test_a_run_without_trees_or_curves_renders(browser: Browser, tmp_path: Path) -> None:
+    """An eval run with only config.yaml and metrics.json: no tree view, no script errors."""
+    from conftest import write_config
+
+    run = tmp_path / "eval"
+    write_config(run)
+    (run / "metrics.json").write_text(json.dumps({"pass@1": 0.25, "n_problems": 4}))
+    report = write_report([run], tmp_path / "out")
+    script = 'return Array.from(document.querySelectorAll("section")).map((s) => s.id);'
+    page = browser.run(report.index, script)
+    assert page.errors == [] and console_errors(page.stderr) == []
+    assert page.result == ["summary", "agents", "config"]
+    assert report.charts == ()

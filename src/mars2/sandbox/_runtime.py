@@ -9,6 +9,10 @@ stdin (host -> sandbox) and JSON lines on its stdout (sandbox -> host).
 from __future__ import annotations
 
 import builtins
+
+# `except BaseException` (noqa: BLE001) is deliberate in this file: candidate code can raise
+# anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
+import contextlib
 import ctypes
 import io
 import json
@@ -24,10 +28,6 @@ import sys
 import time
 import traceback
 from typing import Any
-
-# `except BaseException` (noqa: BLE001) is deliberate in this file: candidate code can raise
-# anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
-import contextlib
 
 # Modules candidates commonly import, loaded once in the zygote so a fork gets them for free.
 PRELOAD = (

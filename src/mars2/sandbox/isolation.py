@@ -10,6 +10,7 @@ RLIMIT_NPROC does not bind processes whose host uid is root.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -18,7 +19,6 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Literal
-import contextlib
 
 Isolation = Literal["bwrap", "unshare", "rlimit"]
 LEVELS: tuple[Isolation, ...] = ("bwrap", "unshare", "rlimit")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -25,7 +26,6 @@ from mars2.errors import InfraError, UserError
 from mars2.sandbox import compare
 from mars2.sandbox.isolation import Isolation, PidsCgroup, available_levels, worker_command
 from mars2.types import ExecResult, Problem, TestCase, TestResult, TestSet
-import contextlib
 
 log = logging.getLogger(__name__)
 

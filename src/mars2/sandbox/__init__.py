@@ -1,1 +1,70 @@
-"""Execute untrusted candidate code against tests (design.md §5)."""
+"""Execute untrusted candidate code against tests (design.md §5): `Sandbox`, `SandboxStats`.
+
+    with Sandbox(SandboxConfig(workers=2)) as sandbox:
+        result = sandbox.run(code, problem, "public")   # ExecResult: verdicts + feedback
+
+Process tree (one per worker; `_runtime.py` is everything that runs inside):
+
+    host (Sandbox, compares outputs)          holds expected outputs; they never leave it
+      └─ bwrap ─ zygote (python -I -S)        warm interpreter, common modules preloaded
+           └─ judge (one per run)             receives the test inputs / test programs
+                ├─ spawner                    forked BEFORE the judge reads any test data
+                │    └─ candidate (per load)  runs the untrusted code, answers calls
+                └─ (talks to the candidate over a socketpair, drains its stdout/stderr)
+
+What is isolated (level `bwrap`, the default where bubblewrap works):
+- Namespaces: user, pid, net, ipc, uts, mount, cgroup. No network at all (a fresh net
+  namespace with only loopback); only the worker's own processes are visible.
+- Filesystem: /usr (and /bin, /lib symlinks) and the Python installation read-only, a private
+  tmpfs /tmp, fresh /proc and /dev; nothing else of the host (no /home, /root, /work, /etc).
+  Each run gets a fresh working directory; /tmp is wiped after every run.
+- Identity: uid/gid 65534 inside the namespace, no capabilities, a clean environment (no
+  inherited variables: secrets in the host's environment are not visible).
+- Limits per candidate process: address space (`memory_mb`), CPU seconds (`cpu_s` per test),
+  file size (`max_file_mb`), core dumps off; processes: a pids cgroup of `max_processes`
+  (+ the harness) per worker where the host can create one, else RLIMIT_NPROC; output bytes
+  (`max_output_bytes`) counted by the judge, which kills the candidate past the limit.
+- Time: the judge gives each test `timeout_s` of wall clock and SIGKILLs the candidate's
+  process group; the zygote kills the judge at the run's deadline; the host kills the whole
+  worker if the zygote does not answer in time. After every run the zygote SIGKILLs every
+  other process in its pid namespace (`kill(-1)` until none is left), so daemons that
+  `setsid`, double-fork or ignore SIGTERM die too. A worker that dies is replaced; tests its
+  run never reported get `error`.
+
+Why a verdict cannot be forged:
+- Expected outputs never enter the sandbox. For `functional` the judge sends back the value the
+  candidate returned (as JSON), for `stdin` the captured stdout; the host compares. Writing,
+  printing or patching anything inside the sandbox can only change the reported output.
+- The candidate runs in its own process. It reaches the judge only through a socket carrying
+  marshal-encoded plain data (None, bool, numbers, str, bytes, tuple/list/dict/set), which the
+  judge validates: an object with a custom `__eq__`, a code object or garbage is `wrong`.
+  Monkeypatching builtins, `json` or `print`, `sys.settrace` tricks and `atexit` hooks act on
+  the candidate's interpreter only, never on the judge that runs the assert programs.
+- A test counts only when the judge saw it finish: a candidate that calls `sys.exit(0)`,
+  `os._exit(0)` or kills itself before (or during) a test gets `error` for it, never `pass`.
+- The processes that hold test data are not dumpable (PR_SET_DUMPABLE=0): the candidate, with
+  the same uid, cannot ptrace them, read their memory or open their file descriptors through
+  /proc. The candidate's memory is a copy of the spawner's, forked before the judge read the
+  tests, so `gc`, frames or a raw memory scan cannot find test programs or inputs of this run
+  (the zygote never receives test data at all). The candidate can kill the judge, the spawner
+  or the zygote: that ends the run with `error` verdicts and a fresh worker.
+
+What is NOT isolated, or weaker:
+- `assert` programs run in the judge and call the candidate through proxies, so arguments and
+  return values must be plain data: a test that passes a lambda, checks a returned object's
+  identity or relies on in-place mutation of an argument is reported as failing.
+- CPU and memory are shared with the host (no cgroup CPU/memory quota); a candidate can slow
+  others down for up to its time limit. Reading /proc/cpuinfo, /proc/meminfo works.
+- Level `unshare` (no bubblewrap): namespaces as above, but the host filesystem is visible
+  read-write with the host user's rights, the candidate is root of its user namespace and /tmp
+  is shared with the host. Level `rlimit`: resource limits only; the network is reachable and
+  the filesystem is the host's (the candidate runs as uid 65534 when the host user is root;
+  leftover processes are killed through the pids cgroup when there is one, else by process
+  group only). Both are logged as a warning; `mars2 doctor` shows the level in use.
+"""
+
+from __future__ import annotations
+
+from mars2.sandbox.pool import Sandbox, SandboxStats
+
+__all__ = ["Sandbox", "SandboxStats"]

@@ -1,13 +1,31 @@
-"""Detect the strongest process isolation this machine allows: bubblewrap, unshare, rlimits."""
+"""Detect the strongest process isolation this machine allows and build the worker command line.
+
+Levels, strongest first: `bwrap` (bubblewrap: user/pid/net/ipc/uts/mount namespaces, read-only
+binds of the system and the interpreter only, private tmpfs /tmp, unprivileged uid 65534),
+`unshare` (user/pid/net/ipc/uts namespaces, the host filesystem as it is), `rlimit` (resource
+limits only; the candidate drops to uid 65534 when the host user is root). A pids cgroup caps
+the process count where one can be created (root with a cgroup v1 `pids` hierarchy), because
+RLIMIT_NPROC does not bind processes whose host uid is root.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
+import os
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 from typing import Literal
 
 Isolation = Literal["bwrap", "unshare", "rlimit"]
+LEVELS: tuple[Isolation, ...] = ("bwrap", "unshare", "rlimit")
+SANDBOX_UID = 65534
+PIDS_ROOT = Path("/sys/fs/cgroup/pids")
+
+log = logging.getLogger(__name__)
 
 
 def _works(cmd: list[str]) -> bool:
@@ -17,17 +35,113 @@ def _works(cmd: list[str]) -> bool:
         return False
 
 
+def _python() -> str:
+    return os.path.realpath(sys.executable)
+
+
+def _bwrap_args() -> list[str]:
+    """bubblewrap options: no network, new session, clean env, read-only system, private /tmp."""
+    args = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]
+    args += ["--clearenv", "--setenv", "LANG", "C.UTF-8"]
+    args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.dirname(os.path.dirname(_python()))}
+    for prefix in sorted(prefixes):
+        if not prefix.startswith("/usr/"):
+            args += ["--ro-bind", prefix, prefix]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", "--chdir", "/tmp"]
+    return args
+
+
+def _unshare_args() -> list[str]:
+    return ["--user", "--map-root-user", "--net", "--pid", "--ipc", "--uts", "--mount"]
+    # --fork/--kill-child/--mount-proc are appended by worker_command
+
+
+def worker_command(level: Isolation, source: str) -> list[str]:
+    """The command that starts one zygote worker running `source` at isolation `level`."""
+    python = [_python(), "-I", "-S", "-c", source]
+    if level == "bwrap":
+        return [str(shutil.which("bwrap")), *_bwrap_args(), *python]
+    if level == "unshare":
+        extra = ["--fork", "--kill-child", "--mount-proc"]
+        return [str(shutil.which("unshare")), *_unshare_args(), *extra, *python]
+    return python
+
+
 @functools.cache
 def describe_isolation() -> tuple[Isolation, str]:
     """The best isolation level available and a one-line explanation."""
     bwrap = shutil.which("bwrap")
-    if bwrap and _works(
-        [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "true"]
-    ):
-        return "bwrap", f"bubblewrap at {bwrap}: namespaces, no network, read-only root"
+    probe = [_python(), "-I", "-S", "-c", "pass"]
+    if bwrap and _works([bwrap, *_bwrap_args(), *probe]):
+        return (
+            "bwrap",
+            f"bubblewrap at {bwrap}: namespaces, no network, read-only system, uid {SANDBOX_UID}",
+        )
     unshare = shutil.which("unshare")
-    if unshare and _works(
-        [unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "true"]
-    ):
+    if unshare and _works([unshare, *_unshare_args(), "--fork", "--mount-proc", "true"]):
         return "unshare", "user/net/pid namespaces via unshare (bubblewrap not installed)"
     return "rlimit", "resource limits only: no namespaces available; network is NOT blocked"
+
+
+def available_levels(requested: str) -> list[Isolation]:
+    """The levels to try, in order, for a requested `SandboxConfig.isolation`."""
+    if requested != "auto":
+        return [requested]  # type: ignore[list-item]
+    best, _ = describe_isolation()
+    return list(LEVELS[LEVELS.index(best) :])
+
+
+class PidsCgroup:
+    """A cgroup v1 `pids` group capping how many processes a worker may have at once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def create(cls, name: str, max_pids: int) -> PidsCgroup | None:
+        """A new group, or None where this machine does not let us make one."""
+        if os.geteuid() != 0 or not (PIDS_ROOT / "cgroup.procs").exists():
+            return None
+        path = PIDS_ROOT / "mars2" / name
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            (path / "pids.max").write_text(str(max_pids))
+        except OSError as err:
+            log.debug("no pids cgroup: %s", err)
+            return None
+        return cls(path)
+
+    def wrap(self, cmd: list[str]) -> list[str]:
+        """`cmd` started inside the group (the shell joins it, then execs)."""
+        procs = str(self.path / "cgroup.procs")
+        return ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', procs, *cmd]
+
+    def pids(self) -> list[int]:
+        try:
+            return [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+        except OSError:
+            return []
+
+    def kill(self, keep: int | None = None) -> None:
+        """SIGKILL every process in the group except `keep`."""
+        for _ in range(50):
+            victims = [p for p in self.pids() if p != keep]
+            if not victims:
+                return
+            for pid in victims:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, 9)
+
+    def remove(self) -> None:
+        self.kill()
+        try:
+            self.path.rmdir()
+        except OSError as err:
+            log.debug("could not remove %s: %s", self.path, err)

@@ -1,0 +1,158 @@
+"""`mars2 check PROBLEMS SOLUTIONS`: grade a JSONL of solutions in the sandbox."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from mars2.cli.common import add_common, load
+from mars2.errors import UserError
+from mars2.extract import extract_code
+from mars2.sandbox import Sandbox
+from mars2.types import TEST_STYLES, ExecResult, Problem, TestCase
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "check", help="Grade solutions (JSONL) against problems in the sandbox."
+    )
+    parser.add_argument("problems", metavar="PROBLEMS", help="Problems JSONL (design.md §10).")
+    parser.add_argument(
+        "solutions",
+        metavar="SOLUTIONS",
+        help='Solutions JSONL: {"problem_id", "code"} or {"problem_id", "completion"} per line.',
+    )
+    parser.add_argument("--json", action="store_true", help="One JSON object per solution.")
+    parser.add_argument("--workers", type=int, help="Parallel sandbox workers.")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="Wall seconds per test.")
+    parser.add_argument(
+        "--tests", choices=("public", "private", "all"), default="all", help="Which tests to run."
+    )
+    add_common(parser, out=False)
+    parser.set_defaults(func=run)
+
+
+def _rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
+    rows = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as err:
+            raise UserError(f"{path}:{number}: not valid JSON ({err})") from None
+        if not isinstance(record, dict):
+            raise UserError(f"{path}:{number}: expected a JSON object")
+        rows.append((number, record))
+    return rows
+
+
+def _tests(raw: Any, style: str, where: str) -> tuple[TestCase, ...]:
+    if not isinstance(raw, list):
+        raise UserError(f"{where}: expected a list of tests")
+    tests = []
+    for k, test in enumerate(raw):
+        if not isinstance(test, dict):
+            raise UserError(f"{where}[{k}]: expected an object")
+        if style == "assert":
+            if not isinstance(test.get("test"), str):
+                raise UserError(f"{where}[{k}]: an assert test needs a 'test' program")
+            tests.append(TestCase(test=test["test"]))
+        else:
+            if "input" not in test or "output" not in test:
+                raise UserError(f"{where}[{k}]: needs 'input' and 'output'")
+            tests.append(TestCase(input=test["input"], output=test["output"]))
+    return tuple(tests)
+
+
+def read_problems(path: Path) -> dict[str, Problem]:
+    """Problems by id from a design.md §10 JSONL file (a minimal reader)."""
+    problems: dict[str, Problem] = {}
+    for number, record in _rows(path):
+        where = f"{path}:{number}"
+        style = record.get("test_style")
+        if style not in TEST_STYLES:
+            raise UserError(f"{where}: test_style must be one of {', '.join(TEST_STYLES)}")
+        if not isinstance(record.get("id"), str):
+            raise UserError(f"{where}: 'id' must be a string")
+        if style == "functional" and not isinstance(record.get("fn_name"), str):
+            raise UserError(f"{where}: a functional problem needs 'fn_name'")
+        problems[record["id"]] = Problem(
+            id=record["id"],
+            statement=str(record.get("statement", "")),
+            test_style=style,
+            public_tests=_tests(record.get("public_tests", []), style, f"{where}: public_tests"),
+            private_tests=_tests(record.get("private_tests", []), style, f"{where}: private_tests"),
+            starter_code=str(record.get("starter_code") or ""),
+            fn_name=record.get("fn_name"),
+        )
+    return problems
+
+
+def read_solutions(path: Path, problems: dict[str, Problem]) -> list[dict[str, Any]]:
+    """Solution rows with their code; unknown problems and rows without code are user errors."""
+    out = []
+    for number, record in _rows(path):
+        where = f"{path}:{number}"
+        if record.get("problem_id") not in problems:
+            raise UserError(f"{where}: unknown problem_id {record.get('problem_id')!r}")
+        if isinstance(record.get("code"), str):
+            code = record["code"]
+        elif isinstance(record.get("completion"), str):
+            code = extract_code(record["completion"])
+        else:
+            raise UserError(f"{where}: needs a 'code' or a 'completion' string")
+        out.append({**record, "code": code})
+    return out
+
+
+def _summary(result: ExecResult) -> str:
+    counts = Counter(t.verdict for t in result.tests)
+    return ", ".join(f"{v} {n}" for v, n in counts.most_common())
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load(args).sandbox
+    if args.workers is not None:
+        config = dataclasses.replace(config, workers=args.workers)
+    if args.timeout is not None:
+        config = dataclasses.replace(config, timeout_s=args.timeout, cpu_s=args.timeout)
+    problems = read_problems(Path(args.problems))
+    solutions = read_solutions(Path(args.solutions), problems)
+    with Sandbox(config) as sandbox:
+        jobs = [(s["code"], problems[s["problem_id"]], args.tests) for s in solutions]
+        results = sandbox.run_many(jobs)
+        isolation = sandbox.isolation
+    if args.json:
+        for solution, result in zip(solutions, results, strict=True):
+            record: dict[str, Any] = {"problem_id": solution["problem_id"]}
+            if "id" in solution:
+                record["id"] = solution["id"]
+            print(json.dumps({**record, **result.to_json()}))
+        return 0
+    table = Table(
+        "problem", "id", "passed", "fraction", "verdicts", title=f"isolation: {isolation}"
+    )
+    for solution, result in zip(solutions, results, strict=True):
+        table.add_row(
+            escape(str(solution["problem_id"])),
+            escape(str(solution.get("id", ""))),
+            "[green]yes[/]" if result.passed else "[red]no[/]",
+            f"{result.pass_fraction:.2f}",
+            _summary(result),
+        )
+    console = Console()
+    console.print(table)
+    passed = sum(r.passed for r in results)
+    console.print(f"{passed}/{len(results)} solutions pass")
+    return 0

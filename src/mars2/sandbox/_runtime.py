@@ -1,0 +1,754 @@
+"""The code that runs inside the sandbox: zygote, judge, spawner and candidate processes.
+
+Standard library only, and nothing from mars2: it runs as `python -I -S -c <this source>` inside
+bubblewrap (or unshare, or bare). See `mars2.sandbox` for the process tree and the trust model.
+Protocol with the host: frames of `b"M2" + 4-byte big-endian length + JSON` on the zygote's
+stdin (host -> sandbox) and JSON lines on its stdout (sandbox -> host).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+# `except BaseException` (noqa: BLE001) is deliberate in this file: candidate code can raise
+# anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
+import contextlib
+import ctypes
+import io
+import json
+import marshal
+import os
+import resource
+import select
+import shutil
+import signal
+import socket
+import struct
+import sys
+import time
+import traceback
+from typing import Any
+
+# Modules candidates commonly import, loaded once in the zygote so a fork gets them for free.
+PRELOAD = (
+    "typing collections itertools functools math heapq bisect re string random copy "
+    "operator fractions decimal datetime array statistics dataclasses enum abc"
+)
+PLAIN = (type(None), bool, int, float, complex, str, bytes)
+MAX_FRAME = 64 * 2**20
+ERROR_TAIL = 1500
+
+
+class _Timeout(BaseException):
+    """The per-test wall clock ran out (raised in the judge, never caught by test programs)."""
+
+
+class _OutputLimit(BaseException):
+    """The candidate printed more than allowed."""
+
+
+class _Died(BaseException):
+    """The candidate process ended without answering."""
+
+    def __init__(self, status: int | None) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class CandidateError(Exception):
+    """An exception raised by candidate code whose type is not a builtin one."""
+
+
+def _no_dump() -> None:
+    """PR_SET_DUMPABLE=0: same-uid processes (the candidate) cannot ptrace us or open our fds."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+
+
+def _emit(event: dict[str, Any]) -> None:
+    data = (json.dumps(event) + "\n").encode()
+    while data:
+        data = data[os.write(1, data) :]
+
+
+def _read_exact(fd: int, n: int) -> bytes:
+    chunks: list[bytes] = []
+    while n:
+        chunk = os.read(fd, min(n, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_frame(fd: int) -> Any:
+    head = _read_exact(fd, 6)
+    if head[:2] != b"M2":
+        raise EOFError("protocol desync")
+    return json.loads(_read_exact(fd, struct.unpack(">I", head[2:])[0]))
+
+
+def _check_plain(value: Any, depth: int = 0) -> bool:
+    """Whether `value` is built only from plain data types (nothing with behaviour)."""
+    if depth > 200:
+        return False
+    kind = type(value)
+    if kind in PLAIN:
+        return True
+    if kind in (list, tuple, set, frozenset):
+        return all(_check_plain(v, depth + 1) for v in value)
+    if kind is dict:
+        return all(
+            _check_plain(k, depth + 1) and _check_plain(v, depth + 1) for k, v in value.items()
+        )
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Candidate: runs untrusted code. fd 0 stdin, 1 stdout, 2 stderr, 3 rpc socket to the judge.
+
+
+def _send(sock: socket.socket, message: Any) -> None:
+    data = marshal.dumps(message)
+    sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+def _recv(sock: socket.socket) -> Any:
+    head = sock.recv(4, socket.MSG_WAITALL)
+    if len(head) < 4:
+        raise EOFError
+    (n,) = struct.unpack(">I", head)
+    return marshal.loads(sock.recv(n, socket.MSG_WAITALL))
+
+
+def _exc_message(err: BaseException) -> tuple[str, str, str]:
+    tb = "".join(traceback.format_exception(type(err), err, err.__traceback__))
+    return (type(err).__name__, str(err)[:ERROR_TAIL], tb[-ERROR_TAIL:])
+
+
+def _become_candidate(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
+    """Limits, clean environment and standard streams for a fresh candidate process."""
+    os.setsid()
+    lim = hdr["limits"]
+    mib = 2**20
+    cpu = int(lim["cpu_s"] * (n_tests + 1)) + 1
+    for res, value in (
+        (resource.RLIMIT_AS, lim["memory_mb"] * mib),
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_FSIZE, lim["max_file_mb"] * mib),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NPROC, lim["max_processes"]),
+    ):
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(res, (value, value))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
+        signal.signal(sig, signal.SIG_DFL)
+    if hdr.get("drop_uid") and os.geteuid() == 0:
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
+    import tempfile
+
+    tempfile.tempdir = workdir
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
+    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), write_through=True)
+    sys.argv = ["solution.py"]
+
+
+def _load(code: str, name: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": name, "__builtins__": builtins}
+    exec(compile(code, "<solution>", "exec"), namespace)
+    return namespace
+
+
+def _describe(namespace: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """The candidate's top-level names as the judge may use them: plain data, callables, modules."""
+    out: list[tuple[str, str, Any]] = []
+    for key, value in list(namespace.items()):
+        if key.startswith("__"):
+            continue
+        if type(value).__name__ == "module":
+            out.append((key, "module", str(getattr(value, "__name__", ""))))
+        elif callable(value):
+            out.append((key, "call", None))
+        elif _check_plain(value):
+            out.append((key, "data", value))
+    return out
+
+
+def _target(namespace: dict[str, Any], name: str, functional: bool) -> Any:
+    solution = namespace.get("Solution")
+    if functional and isinstance(solution, type) and hasattr(solution, name):
+        return getattr(solution(), name)
+    return namespace[name]
+
+
+def _candidate_rpc(hdr: dict[str, Any], sock: socket.socket) -> None:
+    """Load the code, then answer calls from the judge until it hangs up."""
+    try:
+        namespace = _load(hdr["code"], "__solution__")
+        _send(sock, ("loaded", _describe(namespace)))
+    except BaseException as err:  # noqa: BLE001
+        _send(sock, ("exc", *_exc_message(err)))
+        return
+    functional = hdr["style"] == "functional"
+    while True:
+        _op, name, args, kwargs = _recv(sock)
+        try:
+            value = _target(namespace, name, functional)(*args, **kwargs)
+        except BaseException as err:  # noqa: BLE001
+            _send(sock, ("exc", *_exc_message(err)))
+            continue
+        sys.stdout.flush()
+        if _check_plain(value):
+            _send(sock, ("ok", value))
+        else:
+            _send(sock, ("bad", type(value).__name__, repr(value)[:300]))
+
+
+def _candidate_stdin(hdr: dict[str, Any], sock: socket.socket) -> int:
+    """Run the program as __main__ on the given stdin; report an uncaught exception."""
+    status = 0
+    try:
+        _load(hdr["code"], "__main__")
+    except SystemExit as err:
+        if err.code is None or isinstance(err.code, int):
+            status = err.code or 0
+        else:
+            sys.stderr.write(str(err.code) + "\n")
+            status = 1
+    except BaseException as err:  # noqa: BLE001
+        _send(sock, ("exc", *_exc_message(err)))
+        status = 1
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        status = status or 1
+    return status
+
+
+def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
+    _become_candidate(hdr, workdir, n_tests)
+    sock = socket.socket(fileno=3)
+    status = 1
+    try:
+        if hdr["style"] == "stdin":
+            status = _candidate_stdin(hdr, sock)
+        else:
+            _candidate_rpc(hdr, sock)
+            status = 0
+    except BaseException:  # noqa: BLE001
+        status = 1
+    os._exit(status)
+
+
+# ---------------------------------------------------------------------------------------------
+# Spawner: forks candidates on the judge's request. It never holds test data, so nothing a
+# candidate can find in its own memory (inherited from the spawner) says what the tests expect.
+
+
+def spawner_main(hdr: dict[str, Any], workdir: str, ctl: socket.socket) -> None:
+    live: dict[int, int] = {}  # pidfd -> pid
+    while True:
+        ready, _, _ = select.select([ctl.fileno(), *live], [], [])
+        for fd in ready:
+            if fd == ctl.fileno():
+                msg, fds, _flags, _addr = socket.recv_fds(ctl, 256, 1)
+                if not msg:
+                    os._exit(0)
+                n_tests = int(msg.split()[1])
+                stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
+                pid, pidfd, ends = _fork_candidate(hdr, workdir, n_tests, stdin_fd)
+                live[pidfd] = pid
+                socket.send_fds(ctl, [b"spawned %d" % pid], ends)
+                for end in ends:
+                    os.close(end)
+            else:
+                pid = live.pop(fd)
+                os.close(fd)
+                _, status = os.waitpid(pid, 0)
+                ctl.send(b"exit %d %d" % (pid, status))
+
+
+def _fork_candidate(
+    hdr: dict[str, Any], workdir: str, n_tests: int, stdin_fd: int
+) -> tuple[int, int, list[int]]:
+    rpc_judge, rpc_cand = socket.socketpair()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            for src, dst in ((stdin_fd, 0), (out_w, 1), (err_w, 2), (rpc_cand.fileno(), 3)):
+                os.dup2(src, dst)
+            os.closerange(4, 65536)
+            candidate_main(hdr, workdir, n_tests)
+        finally:
+            os._exit(1)
+    os.close(stdin_fd)
+    for fd in (out_w, err_w):
+        os.close(fd)
+    rpc_cand.close()
+    ends = [os.dup(rpc_judge.fileno()), out_r, err_r]
+    rpc_judge.close()
+    return pid, os.pidfd_open(pid), ends
+
+
+# ---------------------------------------------------------------------------------------------
+# Judge: holds the tests (inputs; for `assert` the test programs), drives candidates through
+# them with a wall clock per test, and reports raw results to the host on fd 1.
+
+
+class _Cand:
+    """The judge's view of one candidate process."""
+
+    def __init__(self, pid: int, fds: list[int]) -> None:
+        self.pid = pid
+        self.rpc = socket.socket(fileno=fds[0])
+        self.open = {fds[0]: "rpc", fds[1]: "out", fds[2]: "err"}
+        self.status: int | None = None
+        self.stdout = bytearray()
+        self.err_tail = b""
+        self.printed = 0
+        self.buffer = bytearray()
+        self.frames: list[Any] = []
+
+
+class Judge:
+    """Runs the tests of one run against fresh candidate processes from the spawner."""
+
+    def __init__(self, hdr: dict[str, Any], ctl: socket.socket) -> None:
+        self.hdr = hdr
+        self.ctl = ctl
+        self.limits: dict[str, Any] = hdr["limits"]
+        self.cand: _Cand | None = None
+        self.exits: dict[int, int] = {}
+        self.deadline = 0.0
+        self.last_exc = ""
+
+    # -- candidate processes ------------------------------------------------------------------
+    def spawn(self, n_tests: int, stdin_data: bytes | None = None) -> _Cand:
+        fds: list[int] = []
+        if stdin_data is not None:
+            memfd = os.memfd_create("stdin")
+            os.write(memfd, stdin_data)
+            os.lseek(memfd, 0, os.SEEK_SET)
+            fds = [memfd]
+        socket.send_fds(self.ctl, [b"spawn %d" % n_tests], fds)
+        for fd in fds:
+            os.close(fd)
+        while True:
+            spawned = self._on_ctl()
+            if spawned is not None:
+                self.cand = _Cand(*spawned)
+                self.cand.printed = 0
+                return self.cand
+
+    def _on_ctl(self) -> tuple[int, list[int]] | None:
+        msg, fds, _flags, _addr = socket.recv_fds(self.ctl, 256, 3)
+        if not msg:
+            raise _Died(None)
+        words = msg.split()
+        if words[0] == b"spawned":
+            return int(words[1]), fds
+        pid, status = int(words[1]), int(words[2])
+        self.exits[pid] = status
+        if self.cand is not None and self.cand.pid == pid:
+            self.cand.status = status
+        return None
+
+    def kill(self) -> None:
+        cand, self.cand = self.cand, None
+        if cand is None:
+            return
+        for kill in (os.killpg, os.kill):
+            with contextlib.suppress(OSError):
+                kill(cand.pid, signal.SIGKILL)
+        for fd, kind in list(cand.open.items()):
+            if kind != "rpc":
+                os.close(fd)
+        cand.rpc.close()
+
+    def pump(self, cand: _Cand, until: str) -> Any:
+        """Drain the candidate's output until it replies (`reply`) or ends (`exit`)."""
+        while True:
+            if until == "reply" and cand.frames:
+                return cand.frames.pop(0)
+            done = cand.status is not None and not [k for k in cand.open.values() if k != "rpc"]
+            if until == "exit" and done:
+                return None
+            if until == "reply" and cand.status is not None and "rpc" not in cand.open.values():
+                raise _Died(cand.status)
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise _Timeout
+            watch = [self.ctl.fileno(), *cand.open]
+            ready, _, _ = select.select(watch, [], [], remaining)
+            for fd in ready:
+                if fd == self.ctl.fileno():
+                    if self._on_ctl() is not None:
+                        raise _Died(None)
+                else:
+                    self._read(cand, fd)
+
+    def _read(self, cand: _Cand, fd: int) -> None:
+        data = os.read(fd, 1 << 16)
+        kind = cand.open[fd]
+        if not data:
+            del cand.open[fd]
+            if kind != "rpc":
+                os.close(fd)
+            return
+        if kind == "rpc":
+            cand.buffer += data
+            self._frames(cand)
+            return
+        cand.printed += len(data)
+        if cand.printed > self.limits["max_output_bytes"]:
+            raise _OutputLimit
+        if kind == "out" and self.hdr["style"] == "stdin":
+            cand.stdout += data
+        elif kind == "err":
+            cand.err_tail = (cand.err_tail + data)[-ERROR_TAIL:]
+
+    def _frames(self, cand: _Cand) -> None:
+        while len(cand.buffer) >= 4:
+            (n,) = struct.unpack(">I", cand.buffer[:4])
+            if n > max(self.limits["max_output_bytes"], 1 << 20):
+                raise _OutputLimit
+            if len(cand.buffer) < 4 + n:
+                return
+            raw, cand.buffer = bytes(cand.buffer[4 : 4 + n]), cand.buffer[4 + n :]
+            try:
+                message = marshal.loads(raw)
+            except (ValueError, EOFError, TypeError):
+                message = ("garbage",)
+            cand.frames.append(message if _check_plain(message) else ("garbage",))
+
+    # -- calling into the candidate ------------------------------------------------------------
+    def call(self, name: str, args: Any, kwargs: Any) -> Any:
+        cand = self.cand
+        if cand is None:
+            raise _Died(None)
+        if not _check_plain((args, kwargs)):
+            raise TypeError("only plain data can be passed to the candidate's functions")
+        data = marshal.dumps(("call", name, tuple(args), dict(kwargs)))
+        cand.rpc.settimeout(max(self.deadline - time.monotonic(), 0.001))
+        try:
+            cand.rpc.sendall(struct.pack(">I", len(data)) + data)
+        except TimeoutError:
+            raise _Timeout from None
+        except OSError:
+            raise _Died(cand.status) from None
+        reply = self.pump(cand, "reply")
+        return self._unwrap(reply)
+
+    def _unwrap(self, reply: Any) -> Any:
+        tag = reply[0] if isinstance(reply, tuple) and reply else None
+        if tag == "ok" and len(reply) == 2:
+            return reply[1]
+        if tag == "bad" and len(reply) == 3:
+            raise _BadValue(f"returned {reply[1]!s} {reply[2]!s}, not plain data")
+        if tag == "exc" and len(reply) == 4 and all(isinstance(x, str) for x in reply[1:]):
+            self.last_exc = reply[1]
+            kind = getattr(builtins, reply[1], None)
+            message = f"{reply[3]}"
+            if isinstance(kind, type) and issubclass(kind, Exception) and kind is not _BadValue:
+                try:
+                    raise kind(message)
+                except TypeError:
+                    pass
+            raise CandidateError(message)
+        raise _Died(None)
+
+    def proxy(self, name: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self.call(name, args, kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+
+class _BadValue(Exception):
+    """The candidate returned an object that is not plain data (e.g. one that overrides ==)."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise _Timeout
+
+
+def _signal_verdict(status: int) -> tuple[str, str]:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGXCPU:
+            return "timeout", "CPU time limit exceeded"
+        return "error", f"the process was killed by signal {signal.Signals(sig).name}"
+    return "error", f"the process exited with status {os.WEXITSTATUS(status)}"
+
+
+def _exc_verdict(judge: Judge, err: BaseException) -> tuple[str, str]:
+    """Verdict and detail for an exception that ended a test."""
+    if isinstance(err, _Timeout):
+        return "timeout", "timed out"
+    if isinstance(err, _OutputLimit):
+        return "output_limit", "output limit exceeded"
+    if isinstance(err, _Died):
+        if err.status is not None:
+            return _signal_verdict(err.status)
+        return "error", "the candidate process died"
+    tb = "".join(traceback.format_exception(type(err), err, err.__traceback__))[-ERROR_TAIL:]
+    if isinstance(err, MemoryError) or judge.last_exc == "MemoryError":
+        return "memory", tb
+    if isinstance(err, AssertionError):
+        return "wrong", tb
+    if isinstance(err, _BadValue):
+        return "wrong", str(err)
+    return "error", tb
+
+
+def _result(i: int, verdict: str, start: float, **extra: Any) -> None:
+    _emit({"ev": "test", "i": i, "verdict": verdict, "time": time.monotonic() - start, **extra})
+
+
+def _load_candidate(judge: Judge, remaining: int) -> dict[str, Any] | tuple[str, str]:
+    """A fresh candidate with the code loaded: its namespace for the judge, or why it failed."""
+    judge.deadline = time.monotonic() + judge.limits["timeout_s"]
+    judge.last_exc = ""
+    try:
+        cand = judge.spawn(remaining)
+        reply = judge.pump(cand, "reply")
+        if isinstance(reply, tuple) and reply and reply[0] == "loaded":
+            return _namespace(judge, reply[1])
+        judge._unwrap(reply)
+        return "error", "the candidate sent a malformed reply"
+    except BaseException as err:  # noqa: BLE001
+        judge.kill()
+        verdict, detail = _exc_verdict(judge, err)
+        if verdict == "error" and isinstance(err, CandidateError | Exception):
+            detail = str(err)
+        return verdict, detail
+
+
+def _namespace(judge: Judge, described: Any) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    for entry in described if isinstance(described, list) else ():
+        if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str)):
+            continue
+        name, kind, value = entry
+        if kind == "data":
+            namespace[name] = value
+        elif kind == "call":
+            namespace[name] = judge.proxy(name)
+        elif kind == "module" and isinstance(value, str) and value in sys.modules:
+            namespace[name] = sys.modules[value]
+        elif kind == "module" and isinstance(value, str):
+            with contextlib.suppress(BaseException):
+                namespace[name] = __import__(value)
+    return namespace
+
+
+def _run_one(judge: Judge, style: str, test: Any, namespace: dict[str, Any]) -> dict[str, Any]:
+    """One functional or assert test against the current candidate."""
+    if style == "functional":
+        value = judge.call(judge.hdr["fn_name"], test, {})
+        try:
+            return {"verdict": "ran", "value": json.loads(json.dumps(value))}
+        except (TypeError, ValueError):
+            return {"verdict": "wrong", "detail": f"not a JSON value: {repr(value)[:300]}"}
+    exec(compile(test, "<test>", "exec"), dict(namespace))
+    return {"verdict": "pass"}
+
+
+def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
+    """functional / assert: one candidate process serves tests in order until it fails."""
+    style = judge.hdr["style"]
+    namespace: dict[str, Any] | None = None
+    signal.signal(signal.SIGALRM, _on_alarm)
+    for i, test in enumerate(tests):
+        start = time.monotonic()
+        if judge.cand is None:
+            loaded = _load_candidate(judge, len(tests) - i)
+            if isinstance(loaded, tuple):
+                for j in range(i, len(tests)):
+                    _result(j, loaded[0], start, detail=loaded[1], load=True)
+                return
+            namespace = loaded
+        judge.deadline = time.monotonic() + judge.limits["timeout_s"]
+        judge.last_exc = ""
+        signal.setitimer(signal.ITIMER_REAL, judge.limits["timeout_s"] + 0.05)
+        try:
+            outcome = _run_one(judge, style, test, namespace or {})
+        except BaseException as err:  # noqa: BLE001
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            verdict, detail = _exc_verdict(judge, err)
+            if isinstance(err, _Timeout | _OutputLimit | _Died):
+                judge.kill()
+            outcome = {"verdict": verdict, "detail": detail}
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _result(i, start=start, **outcome)
+
+
+def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
+    """stdin: a fresh candidate process per test, fed the input, its stdout captured."""
+    for i, test in enumerate(tests):
+        start = time.monotonic()
+        judge.deadline = start + judge.limits["timeout_s"]
+        data = test.encode("utf-8", "surrogatepass") if isinstance(test, str) else b""
+        try:
+            cand = judge.spawn(1, data)
+            judge.pump(cand, "exit")
+        except BaseException as err:  # noqa: BLE001
+            judge.kill()
+            verdict, detail = _exc_verdict(judge, err)
+            _result(i, verdict, start, detail=detail)
+            continue
+        judge.kill()
+        assert cand.status is not None
+        exc = [f for f in cand.frames if isinstance(f, tuple) and f and f[0] == "exc"]
+        if exc and len(exc[0]) == 4:
+            verdict = "memory" if exc[0][1] == "MemoryError" else "error"
+            _result(i, verdict, start, detail=str(exc[0][3]))
+        elif cand.status != 0:
+            verdict, detail = _signal_verdict(cand.status)
+            tail = cand.err_tail.decode("utf-8", "replace")
+            _result(i, verdict, start, detail=f"{detail}\n{tail}".strip())
+        else:
+            _result(i, "ran", start, stdout=cand.stdout.decode("utf-8", "replace"))
+
+
+def judge_main(hdr: dict[str, Any], workdir: str) -> None:
+    ctl, ctl_spawner = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ctl.close()
+            null = os.open(os.devnull, os.O_RDWR)
+            os.dup2(null, 0)
+            os.dup2(null, 1)
+            spawner_main(hdr, workdir, ctl_spawner)
+        finally:
+            os._exit(0)
+    ctl_spawner.close()
+    # Only now, with the spawner forked, do the tests enter this process.
+    _emit({"ev": "payload"})
+    tests = _read_frame(0)["tests"]
+    judge = Judge(hdr, ctl)
+    try:
+        if hdr["style"] == "stdin":
+            run_stdin_tests(judge, tests)
+        else:
+            run_rpc_tests(judge, tests)
+    finally:
+        judge.kill()
+
+
+# ---------------------------------------------------------------------------------------------
+# Zygote: forks a judge per run, enforces the run's deadline, then kills everything left.
+
+
+def _sweep(hdr: dict[str, Any], judge_pid: int) -> None:
+    """Kill every process the run started. In our own pid namespace that is everyone but us."""
+    me = os.getpid()
+    if not (hdr["own_pidns"] and me <= 2):
+        for target in (judge_pid,):
+            with contextlib.suppress(OSError):
+                os.killpg(target, signal.SIGKILL)
+        return
+    for _ in range(200):
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+        _reap()
+        if not _others(me):
+            return
+        time.sleep(0.002)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _others(me: int) -> list[int]:
+    pids = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in (1, me):
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    state = f.read().rsplit(b")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state not in (b"Z", b"X"):
+                pids.append(int(name))
+    return pids
+
+
+def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
+    shutil.rmtree(workdir, ignore_errors=True)
+    if hdr["own_tmp"]:
+        for name in os.listdir("/tmp"):
+            path = os.path.join("/tmp", name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+
+
+def zygote_run(hdr: dict[str, Any]) -> None:
+    import tempfile
+
+    workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
+    if hdr.get("drop_uid") and os.geteuid() == 0:
+        os.chown(workdir, 65534, 65534)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setpgid(0, 0)
+            judge_main(hdr, workdir)
+        except BaseException as err:  # noqa: BLE001
+            if not isinstance(err, SystemExit):
+                _emit({"ev": "infra", "detail": traceback.format_exc()[-ERROR_TAIL:]})
+        finally:
+            os._exit(0)
+    pidfd = os.pidfd_open(pid)
+    ready, _, _ = select.select([pidfd], [], [], hdr["deadline_s"])
+    status = "ok" if ready else "deadline"
+    if not ready:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+    _, judge_status = os.waitpid(pid, 0)
+    os.close(pidfd)
+    if status == "ok" and judge_status != 0:
+        status = "judge_died"
+    _sweep(hdr, pid)
+    _clean_tmp(hdr, workdir)
+    _emit({"ev": "done", "status": status})
+
+
+def zygote_main() -> None:
+    _no_dump()
+    for name in PRELOAD.split():
+        with contextlib.suppress(ImportError):
+            __import__(name)
+    _emit({"ev": "ready", "pid": os.getpid(), "uid": os.getuid()})
+    while True:
+        try:
+            hdr = _read_frame(0)
+        except (EOFError, OSError, ValueError):
+            os._exit(0)
+        zygote_run(hdr)
+
+
+if __name__ == "__main__":
+    zygote_main()

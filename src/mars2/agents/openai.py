@@ -76,8 +76,9 @@ class OpenAIPolicy:
         usage = reply.get("usage") or {}
         self._counters["tokens_generated"] += float(usage.get("completion_tokens") or 0)
         self._counters["prompt_tokens"] += float(usage.get("prompt_tokens") or 0)
-        finish = "length" if choice.get("finish_reason") == "length" else "stop"
-        return Completion(text=text, finish_reason=finish)
+        if choice.get("finish_reason") == "length":
+            return Completion(text=text, finish_reason="length")
+        return Completion(text=text, finish_reason="stop")
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}

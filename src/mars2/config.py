@@ -69,6 +69,11 @@ class AgentConfig:
         "auto", "Weights dtype: `auto` is float32 on CPU and bfloat16 on GPU."
     )
     max_batch_size: int = _f(16, "Largest generation batch the engine runs at once.")
+    vllm_gpu_memory: float = _f(
+        0.45,
+        "Backend `vllm`: fraction of GPU memory the engine may take (weights + KV cache); "
+        "leave room for a learner on the same GPU.",
+    )
 
     def __post_init__(self) -> None:
         _check(self.temperature > 0, "temperature", self.temperature, "must be > 0")
@@ -77,6 +82,7 @@ class AgentConfig:
         _check(self.max_prompt_tokens >= 16, "max_prompt_tokens", self.max_prompt_tokens, ">= 16")
         _check(self.lora_rank >= 0, "lora_rank", self.lora_rank, "must be >= 0 (0 = full)")
         _check(self.max_batch_size >= 1, "max_batch_size", self.max_batch_size, "must be >= 1")
+        _check(0 < self.vllm_gpu_memory <= 1, "vllm_gpu_memory", self.vllm_gpu_memory, "in (0, 1]")
         _check(bool(self.model), "model", self.model, "must name a model")
         if self.backend == "openai":
             _check(self.base_url is not None, "base_url", None, "required for backend 'openai'")

@@ -255,6 +255,13 @@ class TrainConfig:
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
     micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
     updates_per_step: int = _f(1, "Optimizer steps per training step (the batch is split).")
+    min_samples_per_agent: int = _f(
+        0,
+        "Dynamic filtering: keep growing more trees in a step until every trainable agent has "
+        "this many samples (bounded by `max_rollout_rounds`).",
+    )
+    max_rollout_rounds: int = _f(1, "Most rollout rounds of `problems_per_step` trees per step.")
+    eval_budget: int = _f(4, "Nodes per tree during evaluation (Pass@1(MCTS), Pass@N).")
     eval_every: int = _f(10, "Evaluate every K steps (0 = only at the end).")
     checkpoint_every: int = _f(5, "Checkpoint every K steps (0 = only at the end).")
 
@@ -262,6 +269,14 @@ class TrainConfig:
         for name in ("steps", "problems_per_step", "samples_per_problem", "micro_batch_size"):
             _check(getattr(self, name) >= 1, name, getattr(self, name), "must be >= 1")
         _check(self.updates_per_step >= 1, "updates_per_step", self.updates_per_step, ">= 1")
+        _check(self.max_rollout_rounds >= 1, "max_rollout_rounds", self.max_rollout_rounds, ">= 1")
+        _check(
+            self.min_samples_per_agent >= 0,
+            "min_samples_per_agent",
+            self.min_samples_per_agent,
+            ">= 0",
+        )
+        _check(self.eval_budget >= 1, "eval_budget", self.eval_budget, "must be >= 1")
         _check(self.lr > 0, "lr", self.lr, "must be > 0")
         _check(self.warmup_steps >= 0, "warmup_steps", self.warmup_steps, "must be >= 0")
         _check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")

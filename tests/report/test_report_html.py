@@ -66,13 +66,15 @@ def test_comparison_page_works_in_chromium(
 ) -> None:
     report = write_report([train_run, grpo_run, search_run], tmp_path / "out")
     script = """
-    const rows = document.querySelectorAll("#comparison div.tablewrap:first-of-type tbody tr");
+    const heads = Array.from(document.querySelectorAll("#comparison div.tablewrap:first-of-type thead th")).map((h) => h.textContent);
+    const best = Array.from(document.querySelectorAll("#comparison b")).map((b) => b.textContent);
     const groups = Array.from(document.querySelectorAll("#tree-select optgroup")).map((g) => g.label);
-    return {rows: rows.length, groups, text: document.getElementById("comparison").textContent};
+    return {heads, best, groups, text: document.getElementById("comparison").textContent};
     """
     page = browser.run(report.index, script)
     assert page.errors == [] and console_errors(page.stderr) == []
-    assert page.result["rows"] == 3
+    assert page.result["heads"] == ["metric", "mcts", "grpo", "search-a"]
+    assert "0.480" in page.result["best"]  # the best final eval/pass@1_mcts is bold
     assert page.result["groups"] == [
         "mcts · step_0001",
         "mcts · step_0006",

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import html as htmllib
 import json
+import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,7 +209,7 @@ class Browser:
             "--dump-dom",
             hooked.as_uri() + fragment,
         ]
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        out = _run_chromium(cmd)
         hooked.unlink()
         match = re.search(r'<pre id="__test_result">(.*?)</pre>', out.stdout, re.S)
         assert match, f"no test result in the dumped DOM; chromium stderr:\n{out.stderr[-3000:]}"
@@ -222,7 +224,21 @@ class Browser:
             f"--screenshot={png}",
             page.as_uri(),
         ]
-        subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=True)
+        assert _run_chromium(cmd).returncode == 0
+
+
+def _run_chromium(cmd: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run Chromium in its own process group, so a hang kills its helper processes too."""
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
 
 
 def console_errors(stderr: str) -> list[str]:

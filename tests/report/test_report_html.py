@@ -128,6 +128,12 @@ def test_links_restore_tree_and_node_and_fit_scales(
     r.width = document.querySelector("#tree-canvas svg").getAttribute("width");
     document.querySelector('#tree-canvas g.node[data-node="4"]').dispatchEvent(new MouseEvent("click", {bubbles: true}));
     r.hash = location.hash;
+    r.children = Array.from(document.querySelectorAll("#node-details a")).map((a) => a.textContent);
+    const filter = document.getElementById("tree-filter");
+    filter.value = "TWO";
+    filter.dispatchEvent(new Event("input"));
+    const visible = Array.from(document.querySelectorAll("#tree-select option")).filter((o) => !o.hidden);
+    r.filtered = [visible.length, document.getElementById("tree-select").value];
     return r;
     """
     page = browser.run(report.index, script, fragment="#tree=2&node=3")
@@ -135,6 +141,13 @@ def test_links_restore_tree_and_node_and_fit_scales(
     assert page.result["tree"] == "2" and page.result["title"].startswith("Node 3 ")
     assert page.result["width"] == "100%"
     assert page.result["hash"] == "#tree=2&node=4"
+    records = [json.loads(line) for line in (search_run / "trees" / "search.jsonl").open()]
+    tree = [n for n in records if n["tree_id"] == "t2"]
+    parent = next(n["parent_id"] for n in tree if n["node_id"] == 4)
+    links = [f"node {parent} (refines it)"] if parent is not None else []
+    links += [f"node {n['node_id']}" for n in tree if n["parent_id"] == 4]
+    assert page.result["children"] == links
+    assert page.result["filtered"] == [1, "1"]  # only two-sum is left, and it is shown
 
 
 def test_a_run_without_trees_or_curves_renders(browser: Browser, tmp_path: Path) -> None:

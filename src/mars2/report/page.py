@@ -18,6 +18,25 @@ from mars2.report.curves import Chart
 from mars2.report.runs import Run, Tree
 from mars2.report.treeview import AGENT_COLORS, SCORE_STOPS, layout
 
+# The tree view's controls; report.js fills them in.
+TREE_VIEW = """
+<div class="treebar">
+  <label>Tree <select id="tree-select"></select></label>
+  <input id="tree-filter" type="search" placeholder="filter by problem id">
+  <span class="toggle">Colour by
+    <label><input type="radio" name="colour-by" value="score" checked> score</label>
+    <label><input type="radio" name="colour-by" value="agent"> agent</label>
+  </span>
+  <label><input type="checkbox" id="tree-fit"> fit to width</label>
+  <button id="tree-download" type="button">Download SVG</button>
+</div>
+<div id="tree-legend"></div>
+<div class="treepane">
+  <div id="tree-canvas"></div>
+  <div id="node-details"><p class=note>Click a node to see its code and feedback.</p></div>
+</div>
+"""
+
 # Code and feedback longer than this are cut in the page (the trees files keep them whole).
 MAX_TEXT = 8000
 
@@ -199,15 +218,7 @@ def _tree_view(runs: Sequence[Run], max_trees: int) -> str:
         if shown < total
         else ""
     )
-    return note + (
-        '<div class="treebar"><label>Tree <select id="tree-select"></select></label>'
-        '<span class="toggle">Colour by <label><input type="radio" name="colour-by" '
-        'value="score" checked> score</label><label><input type="radio" name="colour-by" '
-        'value="agent"> agent</label></span><label><input type="checkbox" id="tree-fit"> fit to width</label><button id="tree-download" type="button">'
-        'Download SVG</button></div><div id="tree-legend"></div>'
-        '<div class="treepane"><div id="tree-canvas"></div><div id="node-details">'
-        "<p class=note>Click a node to see its code and feedback.</p></div></div>"
-    )
+    return note + TREE_VIEW
 
 
 def _config(run: Run) -> str:

@@ -166,6 +166,16 @@
       link.addEventListener("click", () => selectNode(n.parent));
       fact(facts, "parent", link);
     }
+    const kids = tree.nodes.filter((m) => m.parent === n.id);
+    if (kids.length) {
+      const list = html("span");
+      kids.forEach((k, i) => {
+        const link = html("a", "parent-link", "node " + k.id);
+        link.addEventListener("click", () => selectNode(k.id));
+        list.append(i ? ", " : "", link);
+      });
+      fact(facts, "refined by", list);
+    }
     fact(facts, "response tokens", n.len);
     if (n.id === tree.best) fact(facts, "pick", "Pass@1(MCTS) pick of this tree");
     box.appendChild(facts);
@@ -213,6 +223,21 @@
   const checked = document.querySelector('input[name="colour-by"]:checked');
   if (checked) state.colourBy = checked.value;
   select.addEventListener("change", () => showTree(Number(select.value)));
+  // Filter the selector by problem id (substring); the first match is shown.
+  const filter = document.getElementById("tree-filter");
+  filter.addEventListener("input", () => {
+    const query = filter.value.trim().toLowerCase();
+    let first = null;
+    for (const opt of select.querySelectorAll("option")) {
+      const tree = data.trees[Number(opt.value)];
+      opt.hidden = query !== "" && !tree.problem.toLowerCase().includes(query);
+      if (!opt.hidden && first === null) first = opt;
+    }
+    if (first !== null && select.selectedOptions[0].hidden) {
+      showTree(Number(first.value));
+      remember();
+    }
+  });
   for (const radio of document.querySelectorAll('input[name="colour-by"]')) {
     radio.addEventListener("change", () => { state.colourBy = radio.value; draw(); });
   }

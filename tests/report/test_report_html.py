@@ -6,7 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from conftest import AGENTS, TRICKY_CODE, Browser, console_errors
+from report_browser import Browser, console_errors
+from report_fakes import AGENTS, TRICKY_CODE
+
 from mars2.report import write_report
 from mars2.report.treeview import agent_color, score_color
 
@@ -152,7 +154,7 @@ def test_links_restore_tree_and_node_and_fit_scales(
 
 def test_a_run_without_trees_or_curves_renders(browser: Browser, tmp_path: Path) -> None:
     """An eval run with only config.yaml and metrics.json: no tree view, no script errors."""
-    from conftest import write_config
+    from report_fakes import write_config
 
     run = tmp_path / "eval"
     write_config(run)

@@ -6,7 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from conftest import AGENTS, TRICKY_CODE, Browser, console_errors
+from report_browser import Browser, console_errors
+from report_fakes import AGENTS, TRICKY_CODE
+
 from mars2.report import write_report
 from mars2.report.treeview import agent_color, score_color
 
@@ -66,13 +68,15 @@ def test_comparison_page_works_in_chromium(
 ) -> None:
     report = write_report([train_run, grpo_run, search_run], tmp_path / "out")
     script = """
-    const rows = document.querySelectorAll("#comparison div.tablewrap:first-of-type tbody tr");
+    const heads = Array.from(document.querySelectorAll("#comparison div.tablewrap:first-of-type thead th")).map((h) => h.textContent);
+    const best = Array.from(document.querySelectorAll("#comparison b")).map((b) => b.textContent);
     const groups = Array.from(document.querySelectorAll("#tree-select optgroup")).map((g) => g.label);
-    return {rows: rows.length, groups, text: document.getElementById("comparison").textContent};
+    return {heads, best, groups, text: document.getElementById("comparison").textContent};
     """
     page = browser.run(report.index, script)
     assert page.errors == [] and console_errors(page.stderr) == []
-    assert page.result["rows"] == 3
+    assert page.result["heads"] == ["metric", "mcts", "grpo", "search-a"]
+    assert "0.480" in page.result["best"]  # the best final eval/pass@1_mcts is bold
     assert page.result["groups"] == [
         "mcts · step_0001",
         "mcts · step_0006",
@@ -126,6 +130,12 @@ def test_links_restore_tree_and_node_and_fit_scales(
     r.width = document.querySelector("#tree-canvas svg").getAttribute("width");
     document.querySelector('#tree-canvas g.node[data-node="4"]').dispatchEvent(new MouseEvent("click", {bubbles: true}));
     r.hash = location.hash;
+    r.children = Array.from(document.querySelectorAll("#node-details a")).map((a) => a.textContent);
+    const filter = document.getElementById("tree-filter");
+    filter.value = "TWO";
+    filter.dispatchEvent(new Event("input"));
+    const visible = Array.from(document.querySelectorAll("#tree-select option")).filter((o) => !o.hidden);
+    r.filtered = [visible.length, document.getElementById("tree-select").value];
     return r;
     """
     page = browser.run(report.index, script, fragment="#tree=2&node=3")
@@ -133,11 +143,18 @@ def test_links_restore_tree_and_node_and_fit_scales(
     assert page.result["tree"] == "2" and page.result["title"].startswith("Node 3 ")
     assert page.result["width"] == "100%"
     assert page.result["hash"] == "#tree=2&node=4"
+    records = [json.loads(line) for line in (search_run / "trees" / "search.jsonl").open()]
+    tree = [n for n in records if n["tree_id"] == "t2"]
+    parent = next(n["parent_id"] for n in tree if n["node_id"] == 4)
+    links = [f"node {parent} (refines it)"] if parent is not None else []
+    links += [f"node {n['node_id']}" for n in tree if n["parent_id"] == 4]
+    assert page.result["children"] == links
+    assert page.result["filtered"] == [1, "1"]  # only two-sum is left, and it is shown
 
 
 def test_a_run_without_trees_or_curves_renders(browser: Browser, tmp_path: Path) -> None:
     """An eval run with only config.yaml and metrics.json: no tree view, no script errors."""
-    from conftest import write_config
+    from report_fakes import write_config
 
     run = tmp_path / "eval"
     write_config(run)

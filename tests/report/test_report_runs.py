@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from report_fakes import AGENTS, make_tree, write_config, write_jsonl
 
-from conftest import AGENTS, make_tree, write_config, write_jsonl
 from mars2.errors import UserError
 from mars2.report import load_runs
 from mars2.report.runs import load_run
@@ -46,7 +46,7 @@ def test_best_node_ties_go_to_the_later_node(tmp_path: Path) -> None:
 
 
 def test_duplicate_directory_names_are_told_apart(tmp_path: Path) -> None:
-    from conftest import make_search_run
+    from report_fakes import make_search_run
 
     a = make_search_run(tmp_path / "a" / "run")
     b = make_search_run(tmp_path / "b" / "run")

@@ -125,3 +125,14 @@ def test_missing_values_show_a_dash(value: float | None) -> None:
     from mars2.report.page import fmt
 
     assert fmt(value) == "—" and fmt(2.0) == "2" and fmt(0.12345) == "0.123" and fmt(True) == "yes"
+
+
+def test_curve_labels_use_agent_names() -> None:
+    from mars2.report.curves import _label
+
+    assert _label("loss/agent1", "loss", RUN) == "b"
+    assert _label("loss/agent7", "loss", RUN) == "agent7"  # not in the config
+    assert (
+        _label("train/reward/mean", "train/reward", RUN) == "mean"
+        and _label("lr", "lr", RUN) == "lr"
+    )

@@ -21,6 +21,10 @@ TITLES = {
     "train": "Training",
     "loss": "Policy loss per agent",
     "time": "Time per step, split (s)",
+    "kl": "KL to the reference per agent",
+    "clip_frac": "Clipped fraction per agent",
+    "tis_mean": "Mean TIS weight per agent",
+    "tokens": "Tokens per agent",
 }
 
 
@@ -122,14 +126,15 @@ def _plot(runs: Sequence[Run], name: str, keys: list[str], stacked: bool, dpi: i
     if stacked:
         steps = [row["step"] for row in runs[0].steps]
         values = [[row.get(k, 0.0) for row in runs[0].steps] for k in keys]
-        ax.stackplot(steps, values, labels=[_label(k, name) for k in keys], alpha=0.85)
+        labels = [_label(k, name, runs[0]) for k in keys]
+        ax.stackplot(steps, values, labels=labels, alpha=0.85)
     else:
         for r, run in enumerate(runs):
             for k, key in enumerate(keys):
                 xs, ys = _series(run, key)
                 if not xs:
                     continue
-                label = _label(key, name)
+                label = _label(key, name, run)
                 ax.plot(
                     xs,
                     ys,
@@ -150,9 +155,12 @@ def _plot(runs: Sequence[Run], name: str, keys: list[str], stacked: bool, dpi: i
     return buf.getvalue()
 
 
-def _label(key: str, name: str) -> str:
-    """The part of `key` after its family (`loss/agent0` -> `agent0`), or the key itself."""
-    return key[len(name) + 1 :] if key.startswith(name + "/") else key
+def _label(key: str, name: str, run: Run) -> str:
+    """The part of `key` after its family (`loss/agent0` -> `agent0`), or the key itself;
+    `agent<i>` becomes the agent's name from the config."""
+    label = key[len(name) + 1 :] if key.startswith(name + "/") else key
+    match = re.fullmatch(r"agent(\d+)", label)
+    return run.agent_name(int(match.group(1))) if match else label
 
 
 def _slug(text: str) -> str:

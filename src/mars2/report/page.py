@@ -18,6 +18,25 @@ from mars2.report.curves import Chart
 from mars2.report.runs import Run, Tree
 from mars2.report.treeview import AGENT_COLORS, SCORE_STOPS, layout
 
+# The tree view's controls; report.js fills them in.
+TREE_VIEW = """
+<div class="treebar">
+  <label>Tree <select id="tree-select"></select></label>
+  <input id="tree-filter" type="search" placeholder="filter by problem id">
+  <span class="toggle">Colour by
+    <label><input type="radio" name="colour-by" value="score" checked> score</label>
+    <label><input type="radio" name="colour-by" value="agent"> agent</label>
+  </span>
+  <label><input type="checkbox" id="tree-fit"> fit to width</label>
+  <button id="tree-download" type="button">Download SVG</button>
+</div>
+<div id="tree-legend"></div>
+<div class="treepane">
+  <div id="tree-canvas"></div>
+  <div id="node-details"><p class=note>Click a node to see its code and feedback.</p></div>
+</div>
+"""
+
 # Code and feedback longer than this are cut in the page (the trees files keep them whole).
 MAX_TEXT = 8000
 
@@ -33,14 +52,8 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-def table(columns: Sequence[str], rows: Sequence[dict[str, Any]], best: bool = False) -> str:
-    """An HTML table; with `best`, the highest value of each `pass` column is bold."""
-    tops: dict[str, float] = {}
-    if best and len(rows) > 1:
-        for col in columns:
-            nums = [r[col] for r in rows if isinstance(r.get(col), int | float)]
-            if "pass" in col and nums:
-                tops[col] = max(nums)
+def table(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
+    """An HTML table; a row's cells equal to its `_best` value are bold."""
     head = "".join(f"<th>{escape(c)}</th>" for c in columns)
     body = []
     for row in rows:
@@ -49,9 +62,10 @@ def table(columns: Sequence[str], rows: Sequence[dict[str, Any]], best: bool = F
             value = row.get(col)
             text = escape(fmt(value))
             num = isinstance(value, int | float) and not isinstance(value, bool)
-            if col in tops and value == tops[col]:
+            missing = text == "—"
+            if num and "_best" in row and value == row["_best"]:
                 text = f"<b>{text}</b>"
-            cells.append(f'<td class="{"num" if num else ""}">{text}</td>')
+            cells.append(f'<td class="{"num" if num or missing else ""}">{text}</td>')
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (
         f'<div class="tablewrap"><table><thead><tr>{head}</tr></thead>'
@@ -142,8 +156,18 @@ def _section(anchor: str, title: str, body: str) -> str:
 
 
 def _comparison(runs: Sequence[Run]) -> str:
+    # One column per run, one row per metric: a few runs by many metrics reads best this way.
     columns, rows = stats.comparison(runs)
-    body = table(columns, rows, best=True)
+    names = [str(r["run"]) for r in rows]
+    metric_rows = []
+    for column in columns[1:]:
+        values = [r.get(column) for r in rows]
+        line: dict[str, Any] = {"metric": column, **dict(zip(names, values, strict=True))}
+        nums = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+        if "pass" in column and len(nums) > 1:
+            line["_best"] = max(nums)
+        metric_rows.append(line)
+    body = table(["metric", *names], metric_rows)
     diffs = stats.config_differences(runs)
     if diffs:
         diff_rows = [
@@ -194,15 +218,7 @@ def _tree_view(runs: Sequence[Run], max_trees: int) -> str:
         if shown < total
         else ""
     )
-    return note + (
-        '<div class="treebar"><label>Tree <select id="tree-select"></select></label>'
-        '<span class="toggle">Colour by <label><input type="radio" name="colour-by" '
-        'value="score" checked> score</label><label><input type="radio" name="colour-by" '
-        'value="agent"> agent</label></span><label><input type="checkbox" id="tree-fit"> fit to width</label><button id="tree-download" type="button">'
-        'Download SVG</button></div><div id="tree-legend"></div>'
-        '<div class="treepane"><div id="tree-canvas"></div><div id="node-details">'
-        "<p class=note>Click a node to see its code and feedback.</p></div></div>"
-    )
+    return note + TREE_VIEW
 
 
 def _config(run: Run) -> str:

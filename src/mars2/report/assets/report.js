@@ -71,8 +71,10 @@
     return ids;
   }
 
-  function draw() {
+  // Redraw the tree; `centre` (a layout x) scrolls the canvas to it, else the scroll is kept.
+  function draw(centre) {
     const tree = state.tree, canvas = document.getElementById("tree-canvas");
+    const scroll = canvas.scrollLeft;
     canvas.textContent = "";
     const width = Math.max(tree.root_x, ...tree.nodes.map((n) => n.x)) + 1;
     const depth = Math.max(0, ...tree.nodes.map((n) => n.d));
@@ -111,6 +113,7 @@
       svg.appendChild(g);
     }
     canvas.appendChild(svg);
+    canvas.scrollLeft = typeof centre === "number" ? X(centre) - canvas.clientWidth / 2 : scroll;
     legend(tree);
   }
 
@@ -144,11 +147,11 @@
     list.appendChild(cell);
   }
 
-  function selectNode(id) {
+  function selectNode(id, centre) {
     const tree = state.tree, n = tree.nodes.find((m) => m.id === id);
     if (!n) return;
     state.selected = id;
-    draw();
+    draw(centre ? n.x : undefined);
     const box = document.getElementById("node-details");
     box.textContent = "";
     box.appendChild(html("h3", "", `Node ${n.id} · ${agentName(tree, n.agent)}`));
@@ -163,8 +166,18 @@
       fact(facts, "parent", "root (fresh attempt)");
     } else {
       const link = html("a", "parent-link", `node ${n.parent} (refines it)`);
-      link.addEventListener("click", () => selectNode(n.parent));
+      link.addEventListener("click", () => selectNode(n.parent, true));
       fact(facts, "parent", link);
+    }
+    const kids = tree.nodes.filter((m) => m.parent === n.id);
+    if (kids.length) {
+      const list = html("span");
+      kids.forEach((k, i) => {
+        const link = html("a", "parent-link", "node " + k.id);
+        link.addEventListener("click", () => selectNode(k.id, true));
+        list.append(i ? ", " : "", link);
+      });
+      fact(facts, "refined by", list);
     }
     fact(facts, "response tokens", n.len);
     if (n.id === tree.best) fact(facts, "pick", "Pass@1(MCTS) pick of this tree");
@@ -184,7 +197,7 @@
     const m = /^#tree=(\d+)(?:&node=(-?\d+))?$/.exec(location.hash);
     if (!m || Number(m[1]) >= data.trees.length) return false;
     showTree(Number(m[1]));
-    if (m[2] !== undefined) selectNode(Number(m[2]));
+    if (m[2] !== undefined) selectNode(Number(m[2]), true);
     document.getElementById("trees").scrollIntoView();
     return true;
   }
@@ -193,7 +206,7 @@
     state.tree = data.trees[index];
     state.selected = null;
     select.value = String(index);
-    draw();
+    draw(state.tree.root_x);
     const box = document.getElementById("node-details");
     box.textContent = "";
     box.appendChild(html("p", "note", "Click a node to see its code and feedback."));
@@ -213,11 +226,26 @@
   const checked = document.querySelector('input[name="colour-by"]:checked');
   if (checked) state.colourBy = checked.value;
   select.addEventListener("change", () => showTree(Number(select.value)));
+  // Filter the selector by problem id (substring); the first match is shown.
+  const filter = document.getElementById("tree-filter");
+  filter.addEventListener("input", () => {
+    const query = filter.value.trim().toLowerCase();
+    let first = null;
+    for (const opt of select.querySelectorAll("option")) {
+      const tree = data.trees[Number(opt.value)];
+      opt.hidden = query !== "" && !tree.problem.toLowerCase().includes(query);
+      if (!opt.hidden && first === null) first = opt;
+    }
+    if (first !== null && select.selectedOptions[0].hidden) {
+      showTree(Number(first.value));
+      remember();
+    }
+  });
   for (const radio of document.querySelectorAll('input[name="colour-by"]')) {
     radio.addEventListener("change", () => { state.colourBy = radio.value; draw(); });
   }
   document.getElementById("tree-download").addEventListener("click", download);
-  document.getElementById("tree-fit").addEventListener("change", draw);
+  document.getElementById("tree-fit").addEventListener("change", () => draw());
   if (data.trees.length && !restore()) showTree(0);
   select.addEventListener("change", remember);
   document.getElementById("tree-canvas").addEventListener("click", remember);

@@ -293,9 +293,24 @@ class DistConfig:
     gpus_per_learner: float = _f(0.0, "GPUs per agent learner actor.")
     engines_per_agent: int = _f(1, "Rollout engine actors per agent.")
     gpus_per_engine: float = _f(0.0, "GPUs per rollout engine actor.")
-    sandbox_actors: int = _f(0, "Sandbox actors on CPU nodes (0: sandbox in the driver).")
+    sandbox_actors: int = _f(
+        0,
+        "Sandbox actors on CPU nodes, each a pool of `sandbox.workers` (0: sandbox in the driver).",
+    )
+    cpus_per_actor: float = _f(
+        1.0, "Ray CPUs reserved by each learner, engine and sandbox actor (fractions allowed)."
+    )
+    max_restarts: int = _f(
+        3, "Times Ray restarts a dead engine or sandbox actor (a dead learner stops the run)."
+    )
+    timeout_s: float = _f(
+        600.0, "Longest wait for one actor call or for the cluster's resources; then InfraError."
+    )
 
     def __post_init__(self) -> None:
+        _check(self.cpus_per_actor > 0, "cpus_per_actor", self.cpus_per_actor, "> 0")
+        _check(self.max_restarts >= 0, "max_restarts", self.max_restarts, ">= 0")
+        _check(self.timeout_s > 0, "timeout_s", self.timeout_s, "> 0")
         _check(self.gpus_per_learner >= 0, "gpus_per_learner", self.gpus_per_learner, ">= 0")
         _check(self.engines_per_agent >= 1, "engines_per_agent", self.engines_per_agent, ">= 1")
         _check(self.gpus_per_engine >= 0, "gpus_per_engine", self.gpus_per_engine, ">= 0")

@@ -17,19 +17,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mars2.agents import load_model
-from mars2.agents.base import Policy
 from mars2.config import Config, SearchConfig
 from mars2.credit import assign_credit, filter_groups
 from mars2.errors import UserError
 from mars2.problems import load_problems
 from mars2.rollout import Orchestrator, TreeResult
-from mars2.rollout.engines import load_policies
 from mars2.rollout.summary import summarize
-from mars2.sandbox import Sandbox
 from mars2.train import checkpoint
-from mars2.train.learner import Learner
 from mars2.train.logger import MetricsLogger
+from mars2.train.placement import Placement, make_placement
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -93,7 +89,7 @@ def to_samples(results: Sequence[TreeResult], config: Config) -> tuple[list[Samp
 class Trainer:
     """Owns the agents (models, engines, learners), the sandbox and the run directory."""
 
-    def __init__(self, config: Config, run_dir: Path) -> None:
+    def __init__(self, config: Config, run_dir: Path, placement: Placement | None = None) -> None:
         self.config = config
         self.run_dir = run_dir
         self.names = [config.agent_name(i) for i in range(len(config.agents))]
@@ -103,35 +99,15 @@ class Trainer:
                     f"agent {agent.name or agent.model!r}: backend 'openai' returns no token ids "
                     "and cannot be trained; set trainable: false"
                 )
-        train = config.train
         self.problems = load_problems(
             config.data.train, split=config.data.train_split, limit=config.data.limit
         )
         self.eval_problems = load_problems(config.data.eval, limit=config.data.eval_limit)
         if not self.problems:
             raise UserError(f"data.train {config.data.train!r} has no problems in that split")
-        self.learners: list[Learner | None] = []
-        trainable: dict[int, tuple[Any, Any]] = {}
-        total_updates = train.steps * train.updates_per_step
-        for i, agent in enumerate(config.agents):
-            if not agent.trainable:
-                self.learners.append(None)
-                continue
-            model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
-            learner = Learner(
-                model,
-                tokenizer,
-                agent,
-                train,
-                config.loss,
-                total_updates=total_updates,
-                seed=config.seed + i,
-            )
-            self.learners.append(learner)
-            trainable[i] = (learner.model, tokenizer)
-        self.policies: list[Policy] = load_policies(
-            config.agents, seed=config.seed, models=trainable
-        )
+        self.placement = placement or make_placement(config)
+        self.learners = self.placement.learners
+        self.policies = self.placement.policies
         self.stream = ProblemStream(self.problems, config.seed)
         self.step = 0
 
@@ -183,7 +159,7 @@ class Trainer:
             mine = [s for s in samples if s.agent_id == agent_id]
             stats = learner.update(mine)
             t_sync = time.perf_counter()
-            self._sync(agent_id, learner)
+            self.placement.sync(agent_id)
             sync_s += time.perf_counter() - t_sync
             for key, value in stats.items():
                 metrics[f"{key}/{self.names[agent_id]}"] = value
@@ -214,15 +190,6 @@ class Trainer:
             metrics[f"train/share/{name}"] = summary["agents"][name]["share"]
         metrics["time/step"] = time.perf_counter() - started
         return metrics
-
-    def _sync(self, agent_id: int, learner: Learner) -> None:
-        """Push the learner's weights to the agent's engine. The in-process `hf` engine generates
-        with the learner's own model object, so there is nothing to copy."""
-        policy: Any = self.policies[agent_id]
-        if self.config.agents[agent_id].backend == "hf":
-            policy.sync_weights()
-        else:
-            policy.sync_weights(learner.merged_state_dict())
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:
         need = self.config.train.min_samples_per_agent
@@ -271,7 +238,7 @@ class Trainer:
                 learner.load_state_dict(saved)
         for agent_id, learner in enumerate(self.learners):
             if learner is not None:
-                self._sync(agent_id, learner)
+                self.placement.sync(agent_id)
         checkpoint.set_rng_state(state["rng"])
 
     # ------------------------------------------------------------------ the run
@@ -287,7 +254,7 @@ class Trainer:
         loop = asyncio.new_event_loop()
         last: dict[str, Any] = {}
         try:
-            with Sandbox(config.sandbox) as sandbox:
+            with self.placement.sandbox() as sandbox:
                 train_rollout = self._orchestrator(sandbox, evaluation=False)
                 eval_rollout = self._orchestrator(sandbox, evaluation=True)
                 if self.step == 0:
@@ -316,14 +283,14 @@ class Trainer:
             pending = asyncio.all_tasks(loop)
             for task in pending:
                 task.cancel()
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-            for policy in self.policies:
-                policy.close()
+            if pending:  # gather() of nothing would belong to another loop
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            self.placement.close()
             loop.close()
             logger.close()
         return last
 
-    def _orchestrator(self, sandbox: Sandbox, evaluation: bool) -> Orchestrator:
+    def _orchestrator(self, sandbox: Any, evaluation: bool) -> Orchestrator:
         return Orchestrator(
             self.policies,
             self.config.agents,

@@ -1,0 +1,73 @@
+"""Connecting to a Ray cluster (or starting one on this machine) and waiting on actor calls
+with a bound, so a dead or stuck actor becomes an InfraError instead of a hang."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from types import ModuleType
+from typing import Any
+
+from mars2.config import DistConfig
+from mars2.errors import InfraError, UserError
+
+log = logging.getLogger(__name__)
+
+RESUME_HINT = "the run can continue from its last checkpoint with `mars2 train --resume RUN_DIR`"
+
+
+def require_ray() -> ModuleType:
+    """The `ray` module, or a UserError saying how to install it."""
+    try:
+        import ray
+    except ImportError as err:
+        raise UserError(f"dist.backend=ray needs Ray: pip install 'mars2[ray]' ({err})") from None
+    return ray
+
+
+def connect(dist: DistConfig) -> bool:
+    """Join the cluster of `dist.address` (`auto`, `ray://host:port`, ...) or, when it is null,
+    start a local one sized to this machine. Reuses a connection this process already has.
+    Returns True when this call connected (so the caller disconnects when done)."""
+    ray = require_ray()
+    if ray.is_initialized():
+        return False
+    try:
+        if dist.address is None:
+            ray.init(include_dashboard=False)
+        else:
+            ray.init(address=dist.address)
+    except ConnectionError as err:
+        raise InfraError(
+            f"dist.address={dist.address!r}: cannot reach a Ray cluster: {err}"
+        ) from err
+    log.info("ray cluster resources: %s", ray.cluster_resources())
+    return True
+
+
+def get(refs: Any, timeout_s: float, what: str) -> Any:
+    """`ray.get` bounded by `timeout_s`; actor deaths and timeouts raise InfraError naming `what`."""
+    ray = require_ray()
+    try:
+        return ray.get(refs, timeout=timeout_s)
+    except ray.exceptions.GetTimeoutError:
+        raise InfraError(f"{what}: no answer within dist.timeout_s={timeout_s:g} s") from None
+    except ray.exceptions.RayActorError as err:
+        raise InfraError(f"{what}: the actor died ({_first_line(err)}); {RESUME_HINT}") from err
+
+
+async def wait(ref: Any, timeout_s: float, what: str) -> Any:
+    """Await an ObjectRef on the event loop, with the same bound and errors as `get`."""
+    ray = require_ray()
+    try:
+        return await asyncio.wait_for(ref, timeout_s)
+    except TimeoutError:
+        ray.cancel(ref)
+        raise InfraError(f"{what}: no answer within dist.timeout_s={timeout_s:g} s") from None
+    except ray.exceptions.RayActorError as err:
+        raise InfraError(f"{what}: the actor died ({_first_line(err)}); {RESUME_HINT}") from err
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

@@ -1,0 +1,175 @@
+"""`RayPlacement`: each agent's learner and rollout engines as Ray actors in the agent's own
+placement group, sandbox workers as CPU actors, weights pushed learner -> engines through the
+object store after every update. The driver keeps the orchestrator and credit assignment.
+
+Per agent, one placement group (strategy PACK, so an agent's learner and engines share a node
+when they fit). When the agent's actors need at most one GPU in all (`gpus_per_learner` +
+`engines_per_agent` x `gpus_per_engine` <= 1, e.g. 0.5 + 0.5) they share ONE bundle, so they
+land on one node and the same GPU; otherwise each actor has its own bundle
+(`cpus_per_actor` CPUs plus its GPUs). Frozen agents have no learner.
+Engines and sandbox actors restart up to `max_restarts` times and their calls are retried; a
+learner holds optimizer state that cannot be rebuilt in place, so its death stops the run with
+an InfraError, and `mars2 train --resume` continues from the last checkpoint.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AbstractContextManager
+from typing import Any
+
+from mars2.agents.base import Policy
+from mars2.config import AgentConfig, Config
+from mars2.dist.actors import EngineActor, LearnerActor, SandboxActor
+from mars2.dist.cluster import connect, get, require_ray
+from mars2.dist.proxies import EnginePool, LearnerHandle, SandboxPool
+from mars2.errors import InfraError
+from mars2.train.placement import Executor, LearnerLike, _local_sandbox
+
+log = logging.getLogger(__name__)
+
+
+def _bundle(cpus: float, gpus: float) -> dict[str, float]:
+    return {"CPU": cpus, "GPU": gpus} if gpus > 0 else {"CPU": cpus}
+
+
+class RayPlacement:
+    """Learners, engines and sandbox workers of a run as Ray actors (see the module docstring)."""
+
+    def __init__(self, config: Config) -> None:
+        self.ray = require_ray()
+        self.config = config
+        self.dist = config.dist
+        self.learners: list[LearnerLike | None] = []
+        self.policies: list[Policy] = []
+        self.handles: dict[int, LearnerHandle] = {}
+        self.engines: dict[int, list[Any]] = {}
+        self._groups: list[Any] = []
+        self._connected = connect(self.dist)
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ building
+
+    def _start(self) -> None:
+        from mars2.agents import load_policy, load_tokenizer
+
+        ready: list[Any] = []
+        for i, agent in enumerate(self.config.agents):
+            name = self.config.agent_name(i)
+            if agent.backend == "openai":  # an HTTP client: nothing to place
+                self.learners.append(None)
+                self.policies.append(load_policy(agent, seed=self.config.seed + i))
+                continue
+            group, where = self._group(i, agent)
+            if agent.trainable:
+                options = self._actor(
+                    LearnerActor, group, where.pop(0), self.dist.gpus_per_learner, 0
+                )
+                learner = options.remote(self.config, i)
+                self.handles[i] = LearnerHandle(name, learner, timeout_s=self.dist.timeout_s)
+                ready.append(learner.ready.remote())
+            self.learners.append(self.handles.get(i))
+            engines = []
+            for bundle in where:
+                options = self._actor(
+                    EngineActor, group, bundle, self.dist.gpus_per_engine, self.dist.max_restarts
+                )
+                engines.append(options.remote(self.config, i, self.config.seed + i))
+                ready.append(engines[-1].ready.remote())
+            self.engines[i] = engines
+            self.policies.append(
+                EnginePool(
+                    name,
+                    load_tokenizer(agent.model),
+                    engines,
+                    seed=self.config.seed + i,
+                    timeout_s=self.dist.timeout_s,
+                )
+            )
+        get(ready, self.dist.timeout_s, "starting the learner and engine actors")
+
+    def _group(self, agent_id: int, agent: AgentConfig) -> tuple[Any, list[int]]:
+        """The agent's placement group, and the bundle index of each of its actors (learner
+        first, when it trains, then the engines)."""
+        from ray.util.placement_group import placement_group
+
+        gpus = [self.dist.gpus_per_learner] if agent.trainable else []
+        gpus += [self.dist.gpus_per_engine] * self.dist.engines_per_agent
+        cpus = self.dist.cpus_per_actor
+        if sum(gpus) <= 1:  # one bundle: the agent's actors share a node and (at most) one GPU
+            bundles, where = [_bundle(cpus * len(gpus), sum(gpus))], [0] * len(gpus)
+        else:
+            bundles, where = [_bundle(cpus, g) for g in gpus], list(range(len(gpus)))
+        group = placement_group(bundles, strategy="PACK", name=f"mars2-agent{agent_id}")
+        self._groups.append(group)
+        ready, _ = self.ray.wait([group.ready()], timeout=self.dist.timeout_s)
+        if not ready:
+            raise InfraError(
+                f"agent {self.config.agent_name(agent_id)}: the cluster cannot hold its placement "
+                f"group {bundles} within dist.timeout_s={self.dist.timeout_s:g} s (cluster: "
+                f"{self.ray.cluster_resources()}); lower dist.cpus_per_actor / gpus_per_* or add "
+                "nodes"
+            )
+        return group, where
+
+    def _actor(self, cls: type, group: Any, bundle: int, gpus: float, restarts: int) -> Any:
+        from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+        return self.ray.remote(cls).options(
+            num_cpus=self.dist.cpus_per_actor,
+            num_gpus=gpus,
+            max_restarts=restarts,
+            max_task_retries=restarts,
+            scheduling_strategy=PlacementGroupSchedulingStrategy(
+                placement_group=group, placement_group_bundle_index=bundle
+            ),
+        )
+
+    # ------------------------------------------------------------------ the Placement seam
+
+    def sync(self, agent_id: int) -> None:
+        """The learner's weights go into the object store once; every engine of the agent loads
+        them from there (the driver never holds them)."""
+        pool = self.policies[agent_id]
+        assert isinstance(pool, EnginePool)
+        pool.push(
+            self.handles[agent_id].weights(merged=self.config.agents[agent_id].backend != "hf")
+        )
+
+    def sandbox(self) -> AbstractContextManager[Executor]:
+        if self.dist.sandbox_actors == 0:
+            return _local_sandbox(self.config.sandbox)
+        cls = self.ray.remote(SandboxActor).options(
+            num_cpus=self.dist.cpus_per_actor,
+            max_concurrency=self.config.sandbox.workers,
+            max_restarts=self.dist.max_restarts,
+            max_task_retries=self.dist.max_restarts,
+        )
+        actors = [cls.remote(self.config.sandbox) for _ in range(self.dist.sandbox_actors)]
+        pool = SandboxPool(actors, timeout_s=self.dist.timeout_s)
+        try:
+            get([a.ready.remote() for a in actors], self.dist.timeout_s, "starting sandbox actors")
+        except BaseException:
+            pool.__exit__(None, None, None)
+            raise
+        return pool
+
+    def close(self) -> None:
+        """End every actor and placement group; disconnect if this placement connected."""
+        from ray.util.placement_group import remove_placement_group
+
+        for actors in self.engines.values():
+            for actor in actors:
+                self.ray.kill(actor)
+        for handle in self.handles.values():
+            self.ray.kill(handle.actor)
+        for group in self._groups:
+            remove_placement_group(group)
+        self.engines, self.handles, self._groups = {}, {}, []
+        if self._connected:
+            self.ray.shutdown()
+            self._connected = False

@@ -1,0 +1,113 @@
+"""`configs/smoke.yaml` on a local 2-CPU Ray cluster: the same metrics as the one-process run,
+a killed learner stops the run with an InfraError and a resumable checkpoint, and a killed
+engine is restarted and serves the current weights (the resumed run still matches)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'mars2[ray]')")
+
+from mars2.config import Config, load_config  # noqa: E402
+from mars2.dist.proxies import LearnerHandle  # noqa: E402
+from mars2.errors import InfraError  # noqa: E402
+from mars2.train import checkpoint  # noqa: E402
+from mars2.train.loop import Trainer  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SMOKE = ROOT / "configs" / "smoke.yaml"
+COMMON = ["output.tensorboard=false"]
+# 2 learners + 2 engines + 1 sandbox actor at 0.25 CPU each fit the 2-CPU cluster.
+RAY = ["dist.backend=ray", "dist.cpus_per_actor=0.25", "dist.sandbox_actors=1", "dist.timeout_s=120"]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def config(*extra: str) -> Config:
+    return load_config(SMOKE, [*COMMON, *extra])
+
+
+def metrics(run_dir: Path) -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    return [{k: v for k, v in row.items() if not k.startswith("time/")} for row in rows]
+
+
+def assert_same(want: list[dict[str, Any]], have: list[dict[str, Any]]) -> None:
+    assert [r["step"] for r in have] == [r["step"] for r in want]
+    for a, b in zip(want, have, strict=True):
+        assert a.keys() == b.keys()
+        for key in a:
+            assert b[key] == pytest.approx(a[key], rel=1e-4, abs=1e-5), (a["step"], key)
+
+
+def fit(cfg: Config, run_dir: Path, **kwargs: Any) -> Trainer:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    trainer = Trainer(cfg, run_dir)
+    if kwargs.get("resume"):
+        path = checkpoint.latest(run_dir)
+        assert path is not None
+        trainer.load_state_dict(checkpoint.load(path))
+    if kwargs.get("before_fit"):
+        kwargs["before_fit"](trainer)
+    trainer.fit(kwargs.get("on_step"))
+    return trainer
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_smoke_on_ray_matches_local_through_actor_deaths(cluster: None, tmp_path: Path) -> None:
+    reference = tmp_path / "local"
+    fit(config(), reference)
+    want = metrics(reference)
+    assert [r["step"] for r in want] == [0, 1, 2]
+
+    # Run A: the debugger's learner dies after step 1 -> InfraError at its next update.
+    run = tmp_path / "ray"
+    killed: list[str] = []
+
+    def kill_learner(row: dict[str, Any], trainer: list[Trainer]) -> None:
+        if row["step"] == 1:
+            handle = trainer[0].learners[1]
+            assert isinstance(handle, LearnerHandle)
+            ray.kill(handle.actor)
+            killed.append("learner")
+
+    holder: list[Trainer] = []
+    with pytest.raises(InfraError, match=r"debugger: update: the actor died.*--resume"):
+        fit(
+            config(*RAY),
+            run,
+            before_fit=holder.append,
+            on_step=lambda row: kill_learner(row, holder),
+        )
+    assert killed == ["learner"]
+    assert (run / "checkpoints" / "latest").read_text() == "step_000001.pt"
+    assert_same(want[:2], metrics(run))
+
+    # Run B: resume on Ray; the coder's engine is killed first and must come back with the
+    # step-1 weights (Ray restarts it; it reloads the current version from the object store).
+    engine: list[Any] = []
+
+    def kill_engine(trainer: Trainer) -> None:
+        engine.append(trainer.placement.engines[0][0])  # type: ignore[attr-defined]
+        ray.kill(engine[0], no_restart=False)
+
+    def check_engine(row: dict[str, Any]) -> None:
+        stats = ray.get(engine[0].stats.remote(), timeout=60)
+        assert stats["catch_ups"] == 1.0  # a fresh process that loaded version 1 on demand
+        assert stats["weights_version"] == 2.0  # and then step 2's push
+
+    fit(config(*RAY), run, resume=True, before_fit=kill_engine, on_step=check_engine)
+    assert_same(want, metrics(run))

@@ -16,7 +16,7 @@ import torch
 from torch import Tensor, nn
 from torch.utils.checkpoint import checkpoint
 
-DEFAULT_CHUNK = 512
+DEFAULT_CHUNK = 256  # positions per chunk: B·256·V fp32 logits, ~200 MB for B=4, V=49k
 
 # Configs whose logits are not just `lm_head(hidden)`: these take the full-logits path.
 _LOGIT_TRANSFORMS = (

@@ -7,6 +7,7 @@ import dataclasses
 import json
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from mars2.cli.common import add_common, load
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     for record, c in zip(records, credits, strict=True):
         parent = "root" if record.parent_id is None else str(record.parent_id)
         table.add_row(
-            c.tree_id,
+            escape(c.tree_id),
             str(c.node_id),
             parent,
             str(c.agent_id),

@@ -88,3 +88,17 @@ def test_reader_round_trips_records(tmp_path: Path) -> None:
     file = write(tmp_path / "t.jsonl", records)
     file.write_text(file.read_text() + "\n")  # a trailing blank line is fine
     assert read_node_records(file) == records
+
+
+def test_a_directory_of_tree_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "a.jsonl", [node(0, None, 1.0, tree="a"), node(1, None, 0.0, tree="a")])
+    write(tmp_path / "b.jsonl", [node(0, None, 0.5, tree="b")])
+    assert main(["credit", str(tmp_path), "--json"]) == 0
+    trees = [json.loads(line)["tree_id"] for line in capsys.readouterr().out.splitlines()]
+    assert trees == ["a", "a", "b"]
+    assert main(["credit", str(tmp_path / "a.jsonl"), "--json"]) == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    capsys.readouterr()
+    assert main(["credit", str(empty)]) == 2
+    assert "no *.jsonl" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from credit_records import node
 
-from mars2.cli import main
+from mars2.cli import err_console, main
 from mars2.config import CreditConfig
 from mars2.credit import assign_credit, read_node_records
 from mars2.types import NodeRecord
@@ -21,6 +21,16 @@ def two_agent_tree() -> list[NodeRecord]:
         node(2, 1, 1.0, agent=0),
         node(3, None, 0.25, agent=1),
     ]
+
+
+@pytest.fixture(autouse=True)
+def wide_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rich wraps messages at the terminal width (80 under pytest); long tmp paths would wrap."""
+    monkeypatch.setattr(err_console, "width", 10_000)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 def write(path: Path, records: list[NodeRecord]) -> Path:
@@ -65,7 +75,7 @@ def test_bad_lines_exit_2_naming_file_and_line(
     file = tmp_path / "t.jsonl"
     file.write_text(json.dumps(node(0, None, 1.0).to_json()) + "\n" + line + "\n")
     assert main(["credit", str(file)]) == 2
-    assert message in capsys.readouterr().err.replace("\n", "")
+    assert message in flat(capsys.readouterr().err)
 
 
 def test_wrong_field_type_and_bad_values_exit_2(
@@ -75,7 +85,7 @@ def test_wrong_field_type_and_bad_values_exit_2(
     file = tmp_path / "t.jsonl"
     file.write_text(json.dumps(record) + "\n")
     assert main(["credit", str(file)]) == 2
-    assert "t.jsonl:1: field 'score' must be a number" in capsys.readouterr().err.replace("\n", "")
+    assert "t.jsonl:1: field 'score' must be a number" in flat(capsys.readouterr().err)
     good = write(tmp_path / "g.jsonl", two_agent_tree())
     assert main(["credit", str(good), "--lam", "2"]) == 2
     assert "credit.lam" in capsys.readouterr().err
@@ -88,3 +98,17 @@ def test_reader_round_trips_records(tmp_path: Path) -> None:
     file = write(tmp_path / "t.jsonl", records)
     file.write_text(file.read_text() + "\n")  # a trailing blank line is fine
     assert read_node_records(file) == records
+
+
+def test_a_directory_of_tree_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "a.jsonl", [node(0, None, 1.0, tree="a"), node(1, None, 0.0, tree="a")])
+    write(tmp_path / "b.jsonl", [node(0, None, 0.5, tree="b")])
+    assert main(["credit", str(tmp_path), "--json"]) == 0
+    trees = [json.loads(line)["tree_id"] for line in capsys.readouterr().out.splitlines()]
+    assert trees == ["a", "a", "b"]
+    assert main(["credit", str(tmp_path / "a.jsonl"), "--json"]) == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    capsys.readouterr()
+    assert main(["credit", str(empty)]) == 2
+    assert "no *.jsonl" in flat(capsys.readouterr().err)

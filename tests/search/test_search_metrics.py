@@ -90,6 +90,13 @@ def test_summary_pass_metrics() -> None:
     assert {"pass@1", "pass@1_mcts", "pass@n", "agents"} <= set(record)
 
 
+def test_pass_at_1_counts_fresh_attempts_only() -> None:
+    # a failed fresh attempt fixed by its refinement: Pass@N yes, Pass@1 (a fresh sample) no
+    fixed = tree([(None, 0, 0.5, False), (0, 0, 1.0, True)])
+    summary = summarize([fixed])
+    assert (summary.pass_at_1, summary.pass_at_1_mcts, summary.pass_at_n) == (0.0, 1.0, 1.0)
+
+
 def test_records_round_trip() -> None:
     from mars2.search import from_records, to_records
 

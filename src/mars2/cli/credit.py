@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from mars2.cli.common import add_common, load
@@ -23,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "raw reward, shaped reward, path value and advantage (design.md §6). Flags override the "
         "`credit.*` config fields (--config / credit.KEY=VALUE).",
     )
-    parser.add_argument("trees", metavar="TREES.jsonl", help="Node record file (trees/*.jsonl).")
+    parser.add_argument(
+        "trees",
+        metavar="TREES.jsonl",
+        help="Node record file, or a directory of them (a run's trees/).",
+    )
     parser.add_argument("--reward", choices=("binary", "fraction"), help="Raw reward kind.")
     parser.add_argument("--gamma", type=float, help="Shaping strength γ.")
     parser.add_argument("--lam", type=float, help="Parent/sibling baseline mix λ.")
@@ -55,7 +61,11 @@ def _credit_config(args: argparse.Namespace) -> CreditConfig:
 
 def run(args: argparse.Namespace) -> int:
     config = _credit_config(args)
-    records = read_node_records(args.trees)
+    path = Path(args.trees)
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    if not files:
+        raise UserError(f"{path}: no *.jsonl node record files in this directory")
+    records = [r for file in files for r in read_node_records(file)]
     if config.overlong_buffer > 0 and args.max_len is None:
         raise UserError("--max-len is required when credit.overlong_buffer > 0")
     credits = assign_credit(records, config, max_len=args.max_len, independent=args.independent)
@@ -67,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     for record, c in zip(records, credits, strict=True):
         parent = "root" if record.parent_id is None else str(record.parent_id)
         table.add_row(
-            c.tree_id,
+            escape(c.tree_id),
             str(c.node_id),
             parent,
             str(c.agent_id),

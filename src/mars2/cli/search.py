@@ -145,11 +145,12 @@ def print_summary(summary: dict[str, Any]) -> None:
     console.print(table)
     agents = Table("agent", "share", "mean score", "passes", "wins", title="agents")
     for name, stats in summary["agents"].items():
+        mean = stats["mean_score"]
         agents.add_row(
             name,
             f"{stats['share']:.2f}",
-            f"{stats['mean_score']:.3f}",
-            str(stats["passes"]),
+            "-" if mean is None else f"{mean:.3f}",
+            str(stats["passed"]),
             str(stats["wins"]),
         )
     console.print(agents)

@@ -16,7 +16,7 @@ import torch
 from torch import Tensor, nn
 from torch.utils.checkpoint import checkpoint
 
-DEFAULT_CHUNK = 512
+DEFAULT_CHUNK = 256  # positions per chunk: B·256·V fp32 logits, ~200 MB for B=4, V=49k
 
 # Configs whose logits are not just `lm_head(hidden)`: these take the full-logits path.
 _LOGIT_TRANSFORMS = (
@@ -46,8 +46,11 @@ def _decoder_and_head(model: nn.Module) -> tuple[nn.Module, nn.Module] | None:
     get_head = getattr(model, "get_output_embeddings", None)
     if get_decoder is None or get_head is None:
         return None
-    decoder, head = get_decoder(), get_head()
-    if not isinstance(decoder, nn.Module) or not isinstance(head, nn.Module):
+    try:
+        decoder, head = get_decoder(), get_head()
+    except (AttributeError, NotImplementedError, ValueError):  # exotic models: no decoder rule
+        return None
+    if decoder is model or not isinstance(decoder, nn.Module) or not isinstance(head, nn.Module):
         return None
     return decoder, head
 
@@ -75,10 +78,12 @@ def token_logprobs(
         "position_ids": position_ids,
         "use_cache": False,
     }
+    hidden = None
     if parts is not None:
-        decoder, head = parts
-        states = decoder(**inputs).last_hidden_state[:, :-1]  # [B, T-1, H]
-        fn = _chunk_logprobs(head, temperature)
+        hidden = getattr(parts[0](**inputs), "last_hidden_state", None)
+    if parts is not None and hidden is not None:
+        states = hidden[:, :-1]  # [B, T-1, H]
+        fn = _chunk_logprobs(parts[1], temperature)
     else:  # full logits in the model's dtype; the fp32 log-softmax is still chunked
         states = model(**inputs).logits[:, :-1]  # [B, T-1, V]
         fn = _chunk_logprobs(lambda x: x, temperature)

@@ -87,6 +87,27 @@ def _masked_mean(x: Tensor, mask: Tensor) -> Tensor:
     return x.float().where(mask, 0.0).sum() / mask.sum().clamp(min=1)
 
 
+@torch.no_grad()
+def _stats(
+    loss: Tensor, pg_loss: Tensor, surrogate: Surrogate, kl: Tensor, weights: Tensor, valid: Tensor
+) -> dict[str, float]:
+    """Token-weighted statistics over the response tokens, fetched with one device sync."""
+    tis_max = weights.where(valid, 0.0).max() if bool(valid.any()) else weights.new_ones(())
+    values = {
+        "loss": loss.float(),
+        "pg_loss": pg_loss.float(),
+        "clip_frac": _masked_mean(surrogate.clipped, valid),
+        "ratio_mean": _masked_mean(surrogate.ratio, valid),
+        "kl": _masked_mean(kl, valid),
+        "tis_mean": _masked_mean(weights, valid),
+        "tis_max": tis_max.float(),
+        "tis_masked_frac": _masked_mean(weights == 0, valid),
+        "tokens": valid.sum().float(),
+        "seqs": torch.tensor(float(valid.shape[0]), device=valid.device),
+    }
+    return dict(zip(values, torch.stack(list(values.values())).tolist(), strict=True))
+
+
 def policy_loss(
     config: LossConfig,
     logp: Tensor,
@@ -148,32 +169,4 @@ def policy_loss(
         if ref_logp is None:
             raise ValueError("loss.kl_coef > 0 needs ref_logp (the frozen reference's log-probs)")
         loss = loss + config.kl_coef * aggregate(kl, mask, config.aggregation, norm)
-    with torch.no_grad():
-        w_valid = weights.where(valid, 0.0)
-        values = torch.stack(
-            [
-                loss.detach().float(),
-                pg_loss.detach().float(),
-                _masked_mean(surrogate.clipped, valid),
-                _masked_mean(surrogate.ratio.detach(), valid),
-                _masked_mean(kl.detach(), valid),
-                _masked_mean(weights, valid),
-                w_valid.max() if bool(valid.any()) else weights.new_ones(()),
-                _masked_mean(weights == 0, valid),
-                valid.sum().float(),
-                torch.tensor(float(mask.shape[0]), device=mask.device),
-            ]
-        ).tolist()
-    names = (
-        "loss",
-        "pg_loss",
-        "clip_frac",
-        "ratio_mean",
-        "kl",
-        "tis_mean",
-        "tis_max",
-        "tis_masked_frac",
-        "tokens",
-        "seqs",
-    )
-    return loss, dict(zip(names, values, strict=True))
+    return loss, _stats(loss, pg_loss, surrogate, kl, weights, valid)

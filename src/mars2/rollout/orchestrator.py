@@ -47,13 +47,6 @@ class TreeResult:
     state: TreeState
     records: list[NodeRecord] = field(default_factory=list)
 
-    @property
-    def root_passes(self) -> tuple[int, int]:
-        """(c, n): how many of the tree's fresh attempts (children of the root) pass the hidden
-        tests, out of how many — the samples behind Pass@1."""
-        roots = [r for r in self.records if r.parent_id is None]
-        return sum(r.passed for r in roots), len(roots)
-
 
 class Orchestrator:
     """Grows one tree per problem with the given agents, `search.trees_in_flight` trees at once."""

@@ -70,6 +70,7 @@ class Algorithm:
         self, state: TreeState, trial: Trial, score: float, payload: NodePayload | None = None
     ) -> None:
         """Record the scored node of a pending trial. Telling a trial again is a no-op."""
+        self._check_state(state)
         told = state.nodes.get(trial.node_id)
         if told is not None:
             if (told.parent_id, told.agent_id) != (trial.parent_id, trial.agent_id):

@@ -95,8 +95,9 @@ def tree_stats(state: TreeState) -> TreeStats:
 
 @dataclass
 class SearchSummary:
-    """Aggregates over trees (one per problem). `pass_at_1`: mean fraction of passing nodes
-    (unbiased pass@1); `pass_at_1_mcts`: the best-public-score node passes; `pass_at_n`: any
+    """Aggregates over trees (one per problem). `pass_at_1`: the fraction of each tree's fresh
+    attempts (children of the root, samples of the generate prompt) that pass, i.e. the unbiased
+    pass@1 estimate c/n of design.md §8, averaged over trees; `pass_at_1_mcts`: the best-public-score node passes; `pass_at_n`: any
     node passes."""
 
     trees: int
@@ -135,7 +136,8 @@ def summarize(states: Sequence[TreeState]) -> SearchSummary:
     for state, tree in zip(states, stats, strict=True):
         nodes = list(state.nodes.values())
         n_pass = sum(passed(n) for n in nodes)
-        p1 += n_pass / len(nodes) if nodes else 0.0
+        fresh = [n for n in nodes if n.parent_id is None]
+        p1 += sum(passed(n) for n in fresh) / len(fresh) if fresh else 0.0
         best = best_node(state)
         mcts += best is not None and passed(best)
         any_pass += n_pass > 0

@@ -32,7 +32,8 @@ _TINY = 1e-300
 @dataclass
 class Arms:
     """A growing list of arms with one posterior each. Normal: p0 = ν/2, p1 = m, p2 = ν·τ²/(2κ)
-    (so a draw is m + sqrt(p2/g)·z with g ~ Gamma(ν/2)); Beta: p0 = a, p1 = b."""
+    (so a draw is m + sqrt(p2/g)·z with g ~ Gamma(ν/2)); Beta: p0 = a, p1 = b. From
+    `VECTOR_MIN` arms on, `vec` mirrors the parameters so a vectorised draw copies nothing."""
 
     prior: PriorName
     n: list[float]
@@ -41,6 +42,7 @@ class Arms:
     p0: list[float]
     p1: list[float]
     p2: list[float]
+    vec: np.ndarray | None = None  # [3, capacity] copy of p0, p1, p2 once the set is large
 
     @classmethod
     def empty(cls, prior: PriorName, size: int = 0) -> Arms:
@@ -56,8 +58,12 @@ class Arms:
         """A new arm with no observation (the prior); returns its index."""
         for stat in (self.n, self.s, self.ss, self.p0, self.p1, self.p2):
             stat.append(0.0)
-        self._refresh(len(self.n) - 1)
-        return len(self.n) - 1
+        size = len(self.n)
+        if size >= VECTOR_MIN and (self.vec is None or self.vec.shape[1] < size):
+            self.vec = np.zeros((3, 2 * size))
+            self.vec[:, : size - 1] = [self.p0[:-1], self.p1[:-1], self.p2[:-1]]
+        self._refresh(size - 1)
+        return size - 1
 
     def observe(self, i: int, x: float, weight: int = 1) -> None:
         """Add (weight 1) or take back (weight -1) observation `x` of arm `i`."""
@@ -75,7 +81,12 @@ class Arms:
             a0, b0 = BETA_PRIOR
             self.p0[i] = a0 + s
             self.p1[i] = b0 + n - s
-            return
+        else:
+            self._refresh_normal(i, n, s)
+        if self.vec is not None:
+            self.vec[0, i], self.vec[1, i], self.vec[2, i] = self.p0[i], self.p1[i], self.p2[i]
+
+    def _refresh_normal(self, i: int, n: float, s: float) -> None:
         m0, k0, nu0, tau0 = NORMAL_PRIOR
         kappa, nu = k0 + n, nu0 + n
         if n > 0:
@@ -109,11 +120,11 @@ class Arms:
         return start + int(np.argmax(self._draw_vector(np_rng, start)))
 
     def _draw_vector(self, np_rng: np.random.Generator, start: int) -> np.ndarray:
-        p0 = np.array(self.p0[start:])
-        p1 = np.array(self.p1[start:])
+        assert self.vec is not None
+        p0, p1, p2 = self.vec[:, start : len(self.n)]
         if self.prior == "beta":
-            return np_rng.beta(p0, p1)
-        g = np.maximum(np_rng.standard_gamma(p0), _TINY)
-        p2 = np.array(self.p2[start:])
+            draws: np.ndarray = np_rng.beta(p0, p1)
+            return draws
+        g = np_rng.standard_gamma(p0)  # child arms have shape >= 1: g > 0
         out: np.ndarray = p1 + np.sqrt(p2 / g) * np_rng.standard_normal(len(p0))
         return out

@@ -1,6 +1,7 @@
 """`configs/smoke.yaml` on a local 2-CPU Ray cluster: the same metrics as the one-process run,
-a killed learner stops the run with an InfraError and a resumable checkpoint, and a killed
-engine is restarted and serves the current weights (the resumed run still matches)."""
+a killed learner stops the run with an InfraError and a resumable checkpoint, a killed engine
+is restarted and serves the current weights (the resumed run still matches), and a layout the
+cluster cannot hold fails fast. One test, so that one cluster serves it all under pytest -n 2."""
 
 from __future__ import annotations
 
@@ -23,7 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "smoke.yaml"
 COMMON = ["output.tensorboard=false"]
 # 2 learners + 2 engines + 1 sandbox actor at 0.25 CPU each fit the 2-CPU cluster.
-RAY = ["dist.backend=ray", "dist.cpus_per_actor=0.25", "dist.sandbox_actors=1", "dist.timeout_s=120"]
+RAY = [
+    "dist.backend=ray",
+    "dist.cpus_per_actor=0.25",
+    "dist.sandbox_actors=1",
+    "dist.timeout_s=120",
+]
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +74,11 @@ def fit(cfg: Config, run_dir: Path, **kwargs: Any) -> Trainer:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_smoke_on_ray_matches_local_through_actor_deaths(cluster: None, tmp_path: Path) -> None:
+    # More than the cluster has: a clear error within dist.timeout_s, and nothing left placed.
+    too_big = config(*RAY, "dist.cpus_per_actor=4", "dist.timeout_s=3")
+    with pytest.raises(InfraError, match="cannot hold its placement group"):
+        Trainer(too_big, tmp_path / "too-big")
+
     reference = tmp_path / "local"
     fit(config(), reference)
     want = metrics(reference)

@@ -162,6 +162,8 @@ class RayPlacement:
         """End every actor and placement group; disconnect if this placement connected."""
         from ray.util.placement_group import remove_placement_group
 
+        for policy in self.policies:  # driver-side clients (openai); engine pools hold nothing
+            policy.close()
         for actors in self.engines.values():
             for actor in actors:
                 self.ray.kill(actor)
@@ -169,7 +171,7 @@ class RayPlacement:
             self.ray.kill(handle.actor)
         for group in self._groups:
             remove_placement_group(group)
-        self.engines, self.handles, self._groups = {}, {}, []
+        self.policies, self.engines, self.handles, self._groups = [], {}, {}, []
         if self._connected:
             self.ray.shutdown()
             self._connected = False

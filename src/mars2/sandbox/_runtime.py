@@ -624,18 +624,25 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
 
 def judge_main(hdr: dict[str, Any], workdir: str) -> None:
     ctl, ctl_spawner = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    pid = os.fork()
+    pid = _fork()
     if pid == 0:
         try:
             ctl.close()
+            # The code reaches the spawner straight from the host: the zygote never holds it,
+            # so no candidate finds an earlier candidate's code in its memory.
+            _emit({"ev": "code"})
+            hdr = {**hdr, "code": _read_frame(0)["code"]}
             null = os.open(os.devnull, os.O_RDWR)
             os.dup2(null, 0)
             os.dup2(null, 1)
+            ctl_spawner.send(b"ready")
             spawner_main(hdr, workdir, ctl_spawner)
         finally:
             os._exit(0)
     ctl_spawner.close()
-    # Only now, with the spawner forked, do the tests enter this process.
+    if ctl.recv(16) != b"ready":
+        raise EOFError("the spawner did not start")
+    # Only now, with the spawner forked and holding the code, do the tests enter this process.
     _emit({"ev": "payload"})
     tests = _read_frame(0)["tests"]
     judge = Judge(hdr, ctl)
@@ -680,17 +687,18 @@ def _reap() -> None:
 
 
 def _others(me: int) -> list[int]:
-    pids = []
-    for name in os.listdir("/proc"):
-        if name.isdigit() and int(name) not in (1, me):
-            try:
-                with open(f"/proc/{name}/stat", "rb") as f:
-                    state = f.read().rsplit(b")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if state not in (b"Z", b"X"):
-                pids.append(int(name))
-    return pids
+    """Other processes in our pid namespace, zombies included (they still hold a pid)."""
+    return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
+
+
+def _fork() -> int:
+    """fork, retried briefly while the process limit is still held by dying processes."""
+    for attempt in range(100):
+        try:
+            return os.fork()
+        except BlockingIOError:
+            time.sleep(0.001 * (attempt + 1))
+    return os.fork()
 
 
 def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
@@ -711,7 +719,7 @@ def zygote_run(hdr: dict[str, Any]) -> None:
     workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
     if hdr.get("drop_uid") and os.geteuid() == 0:
         os.chown(workdir, 65534, 65534)
-    pid = os.fork()
+    pid = _fork()
     if pid == 0:
         try:
             os.setpgid(0, 0)
@@ -723,7 +731,7 @@ def zygote_run(hdr: dict[str, Any]) -> None:
             os._exit(0)
     pidfd = os.pidfd_open(pid)
     ready, _, _ = select.select([pidfd], [], [], hdr["deadline_s"])
-    status = "ok" if ready else "deadline"
+    status = "ok" if ready else "judge_deadline"
     if not ready:
         with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)

@@ -41,7 +41,7 @@ def _python() -> str:
 
 def _bwrap_args() -> list[str]:
     """bubblewrap options: no network, new session, clean env, read-only system, private /tmp."""
-    args = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]
+    args = ["--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--new-session"]
     args += ["--clearenv", "--setenv", "LANG", "C.UTF-8"]
     args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):

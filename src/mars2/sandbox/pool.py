@@ -280,7 +280,7 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.run, code, problem, which)
 
-    def _header(self, code: str, problem: Problem, n_tests: int) -> dict[str, Any]:
+    def _header(self, problem: Problem, n_tests: int) -> dict[str, Any]:
         c = self.config
         limits = {
             "timeout_s": c.timeout_s,
@@ -293,10 +293,9 @@ class Sandbox:
         own_ns = self.isolation in ("bwrap", "unshare")
         return {
             "style": problem.test_style,
-            "code": code,
             "fn_name": problem.fn_name,
             "limits": limits,
-            "deadline_s": n_tests * (2 * c.timeout_s + 0.5) + c.timeout_s + 2,
+            "deadline_s": n_tests * (2 * c.timeout_s + 0.25) + 1.0,
             "own_pidns": own_ns,
             "own_tmp": self.isolation == "bwrap",
             "drop_uid": self.isolation == "rlimit" and os.geteuid() == 0,
@@ -307,7 +306,7 @@ class Sandbox:
         self, worker: _Worker, code: str, problem: Problem, tests: Sequence[TestCase]
     ) -> tuple[list[dict[str, Any]], str]:
         """Send one run to a worker and collect its events; the status says how it ended."""
-        header = self._header(code, problem, len(tests))
+        header = self._header(problem, len(tests))
         deadline = time.monotonic() + header["deadline_s"] + 5
         if not worker.send(header, deadline):
             return [], "died"
@@ -317,7 +316,10 @@ class Sandbox:
             if event is None:
                 return events, "died" if time.monotonic() < deadline else "deadline"
             kind = event.get("ev")
-            if kind == "payload":
+            if kind == "code":
+                if not worker.send({"code": code}, deadline):
+                    return events, "died"
+            elif kind == "payload":
                 if not worker.send({"tests": _payload(problem, tests)}, deadline):
                     return events, "died"
             elif kind == "done":
@@ -387,6 +389,7 @@ class Sandbox:
 # How tests the worker never reported are judged, by how the run ended.
 _MISSING: dict[str, tuple[str, str]] = {
     "deadline": ("timeout", "timed out (the run's deadline passed)"),
+    "judge_deadline": ("timeout", "timed out (the run's deadline passed)"),
     "died": ("error", "the sandbox worker died during the run (killed by the candidate?)"),
     "judge_died": ("error", "the judge process was killed during the run (by the candidate?)"),
     "ok": ("infra", "the sandbox reported no result for this test"),

@@ -19,7 +19,7 @@ def _parses(code: str) -> bool:
 def extract_code(text: str) -> str:
     """The last ```python block that parses; else the last fenced block of any language that
     parses; else the whole text if it parses; else the last ```python block (or the text)."""
-    blocks = [(lang.lower(), body) for lang, body in _FENCE.findall(text)]
+    blocks: list[tuple[str, str]] = [(lang.lower(), body) for lang, body in _FENCE.findall(text)]
     python = [body for lang, body in blocks if lang in ("python", "py", "python3")]
     for body in reversed(python):
         if _parses(body):

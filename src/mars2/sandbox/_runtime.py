@@ -138,8 +138,10 @@ def _become_candidate(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
         (resource.RLIMIT_CPU, cpu),
         (resource.RLIMIT_FSIZE, lim["max_file_mb"] * mib),
         (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_NPROC, lim["max_processes"]),
+        (resource.RLIMIT_NPROC, lim["max_processes"] if lim["nproc"] else -1),
     ):
+        if value < 0:
+            continue
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(res, (value, value))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

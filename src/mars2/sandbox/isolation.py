@@ -59,7 +59,16 @@ def _bwrap_args() -> list[str]:
 
 
 def _unshare_args() -> list[str]:
-    return ["--user", "--map-root-user", "--net", "--pid", "--ipc", "--uts", "--mount"]
+    return [
+        "--user",
+        "--map-user=65534",
+        "--map-group=65534",
+        "--net",
+        "--pid",
+        "--ipc",
+        "--uts",
+        "--mount",
+    ]
     # --fork/--kill-child/--mount-proc are appended by worker_command
 
 

@@ -307,6 +307,9 @@ class Sandbox:
     ) -> tuple[list[dict[str, Any]], str]:
         """Send one run to a worker and collect its events; the status says how it ended."""
         header = self._header(problem, len(tests))
+        # RLIMIT_NPROC counts every process of the uid outside a user namespace: there the
+        # worker's pids cgroup (when it has one) is the process cap instead.
+        header["limits"]["nproc"] = self.isolation != "rlimit" or worker.cgroup is None
         deadline = time.monotonic() + header["deadline_s"] + 5
         if not worker.send(header, deadline):
             return [], "died"

@@ -624,15 +624,17 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
             _result(i, "ran", start, stdout=cand.stdout.decode("utf-8", "replace"))
 
 
-def judge_main(hdr: dict[str, Any], workdir: str) -> None:
+def judge_main(hdr: dict[str, Any], workdir: str, consumed: int) -> None:
+    """The run's frames follow the header on fd 0: the code (read by the spawner, forked first)
+    and then the tests (read by the judge once the spawner has the code)."""
     ctl, ctl_spawner = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pid = _fork()
     if pid == 0:
         try:
             ctl.close()
+            os.close(consumed)
             # The code reaches the spawner straight from the host: the zygote never holds it,
             # so no candidate finds an earlier candidate's code in its memory.
-            _emit({"ev": "code"})
             hdr = {**hdr, "code": _read_frame(0)["code"]}
             null = os.open(os.devnull, os.O_RDWR)
             os.dup2(null, 0)
@@ -645,8 +647,9 @@ def judge_main(hdr: dict[str, Any], workdir: str) -> None:
     if ctl.recv(16) != b"ready":
         raise EOFError("the spawner did not start")
     # Only now, with the spawner forked and holding the code, do the tests enter this process.
-    _emit({"ev": "payload"})
     tests = _read_frame(0)["tests"]
+    os.write(consumed, b"1")
+    os.close(consumed)
     judge = Judge(hdr, ctl)
     try:
         if hdr["style"] == "stdin":
@@ -669,12 +672,25 @@ def _sweep(hdr: dict[str, Any], judge_pid: int) -> None:
             with contextlib.suppress(OSError):
                 os.killpg(target, signal.SIGKILL)
         return
-    for _ in range(200):
+    # One kill(-1) reaches every process (a fork racing with it fails on the pending SIGKILL);
+    # orphans are re-parented to us (pid 1), so reaping until ECHILD empties the namespace.
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    try:
+        while True:
+            os.waitpid(-1, 0)
+    except (ChildProcessError, _Timeout):
+        pass
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    for _ in range(1000):  # belt and braces: whatever is still listed in /proc
+        if not _others(me):
+            return
         with contextlib.suppress(OSError):
             os.kill(-1, signal.SIGKILL)
         _reap()
-        if not _others(me):
-            return
         time.sleep(0.002)
 
 
@@ -721,16 +737,19 @@ def zygote_run(hdr: dict[str, Any]) -> None:
     workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
     if hdr.get("drop_uid") and os.geteuid() == 0:
         os.chown(workdir, 65534, 65534)
+    consumed_r, consumed_w = os.pipe()
     pid = _fork()
     if pid == 0:
         try:
+            os.close(consumed_r)
             os.setpgid(0, 0)
-            judge_main(hdr, workdir)
+            judge_main(hdr, workdir, consumed_w)
         except BaseException as err:  # noqa: BLE001
             if not isinstance(err, SystemExit):
                 _emit({"ev": "infra", "detail": traceback.format_exc()[-ERROR_TAIL:]})
         finally:
             os._exit(0)
+    os.close(consumed_w)
     pidfd = os.pidfd_open(pid)
     ready, _, _ = select.select([pidfd], [], [], hdr["deadline_s"])
     status = "ok" if ready else "judge_deadline"
@@ -743,6 +762,15 @@ def zygote_run(hdr: dict[str, Any]) -> None:
         status = "judge_died"
     _sweep(hdr, pid)
     _clean_tmp(hdr, workdir)
+    os.set_blocking(consumed_r, False)
+    try:
+        lost = os.read(consumed_r, 1) != b"1"
+    except BlockingIOError:
+        lost = True
+    os.close(consumed_r)
+    if lost:  # part of this run's input may still sit on fd 0: this worker cannot go on
+        _emit({"ev": "done", "status": "lost_input"})
+        os._exit(0)
     _emit({"ev": "done", "status": status})
 
 

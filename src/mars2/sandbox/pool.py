@@ -92,9 +92,10 @@ class _Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def send(self, message: dict[str, Any], deadline: float) -> bool:
-        data = json.dumps(message).encode()
-        data = b"M2" + struct.pack(">I", len(data)) + data
+    def send(self, messages: list[dict[str, Any]], deadline: float) -> bool:
+        """Write framed JSON messages (b"M2" + 4-byte length + JSON) before `deadline`."""
+        frames = [json.dumps(m).encode() for m in messages]
+        data = b"".join(b"M2" + struct.pack(">I", len(f)) + f for f in frames)
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -254,7 +255,7 @@ class Sandbox:
                 worker = self._replace(worker)
             reports, status = self._execute(worker, code, problem, tests)
             worker.sweep()
-            worker.broken = status in ("died", "deadline") or not worker.alive()
+            worker.broken = status in ("died", "deadline", "lost_input") or not worker.alive()
             if worker.broken:
                 worker = self._replace(worker)
         except InfraError:
@@ -311,24 +312,18 @@ class Sandbox:
         # worker's pids cgroup (when it has one) is the process cap instead.
         header["limits"]["nproc"] = self.isolation != "rlimit" or worker.cgroup is None
         deadline = time.monotonic() + header["deadline_s"] + 5
-        if not worker.send(header, deadline):
+        # Header, code and tests go out together; inside, each process reads only its frame.
+        frames = [header, {"code": code}, {"tests": _payload(problem, tests)}]
+        if not worker.send(frames, deadline):
             return [], "died"
         events: list[dict[str, Any]] = []
         while True:
             event = worker.next_event(deadline)
             if event is None:
                 return events, "died" if time.monotonic() < deadline else "deadline"
-            kind = event.get("ev")
-            if kind == "code":
-                if not worker.send({"code": code}, deadline):
-                    return events, "died"
-            elif kind == "payload":
-                if not worker.send({"tests": _payload(problem, tests)}, deadline):
-                    return events, "died"
-            elif kind == "done":
+            if event.get("ev") == "done":
                 return events, str(event.get("status", "ok"))
-            else:
-                events.append(event)
+            events.append(event)
 
     def _replace(self, worker: _Worker) -> _Worker:
         """A fresh worker in place of a dead or hung one (InfraError when none starts)."""
@@ -396,4 +391,5 @@ _MISSING: dict[str, tuple[str, str]] = {
     "died": ("error", "the sandbox worker died during the run (killed by the candidate?)"),
     "judge_died": ("error", "the judge process was killed during the run (by the candidate?)"),
     "ok": ("infra", "the sandbox reported no result for this test"),
+    "lost_input": ("infra", "the sandbox lost the run's input (a harness failure)"),
 }

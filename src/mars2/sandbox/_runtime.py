@@ -8,6 +8,7 @@ stdin (host -> sandbox) and JSON lines on its stdout (sandbox -> host).
 
 from __future__ import annotations
 
+import base64
 import builtins
 
 # `except BaseException` (noqa: BLE001) is deliberate in this file: candidate code can raise
@@ -186,6 +187,8 @@ def _target(namespace: dict[str, Any], name: str, functional: bool) -> Any:
     solution = namespace.get("Solution")
     if functional and isinstance(solution, type) and hasattr(solution, name):
         return getattr(solution(), name)
+    if name not in namespace:
+        raise NameError(f"the code defines no function {name!r}")
     return namespace[name]
 
 
@@ -561,8 +564,16 @@ def _run_one(judge: Judge, style: str, test: Any, namespace: dict[str, Any]) -> 
             return {"verdict": "ran", "value": json.loads(json.dumps(value))}
         except (TypeError, ValueError):
             return {"verdict": "wrong", "detail": f"not a JSON value: {repr(value)[:300]}"}
-    exec(compile(test, "<test>", "exec"), dict(namespace))
+    exec(test, dict(namespace))
     return {"verdict": "pass"}
+
+
+def _test_program(test: Any) -> Any:
+    """An assert test's code object: compiled by the host (marshal, base64) or from source."""
+    if isinstance(test, dict) and test.get("bin"):
+        return marshal.loads(base64.b64decode(test["bin"]))
+    source = test.get("src", "") if isinstance(test, dict) else str(test)
+    return compile(source, "<test>", "exec")
 
 
 def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
@@ -570,8 +581,13 @@ def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
     style = judge.hdr["style"]
     namespace: dict[str, Any] | None = None
     signal.signal(signal.SIGALRM, _on_alarm)
-    for i, test in enumerate(tests):
+    for i, raw in enumerate(tests):
         start = time.monotonic()
+        try:
+            test = _test_program(raw) if style == "assert" else raw
+        except (SyntaxError, ValueError, TypeError, EOFError) as err:
+            _result(i, "infra", start, detail=f"the test program does not compile: {err}")
+            continue
         if judge.cand is None:
             loaded = _load_candidate(judge, len(tests) - i)
             if isinstance(loaded, tuple):

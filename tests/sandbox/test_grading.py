@@ -189,3 +189,39 @@ def test_a_broken_test_program_is_infra_not_the_candidates_fault(sandbox: Sandbo
     problem = Problem("bad-test", "", "assert", (TestCase(test="assert f(3) ==="),))
     result = sandbox.run(REFERENCE, problem)
     assert result.tests[0].verdict == "infra" and "does not compile" in result.tests[0].detail
+
+
+def test_large_inputs_and_outputs_cross_the_pipes() -> None:
+    config = dataclasses.replace(FAST, max_output_bytes=4_000_000)
+    text = "x" * 2_000_000
+    stdin = Problem("big-stdin", "", "stdin", (TestCase(text + "\n", text + "\n"),))
+    func = Problem("big-func", "", "functional", (TestCase([text], len(text)),), fn_name="g")
+    with Sandbox(config) as box:
+        assert box.run("print(input())\n", stdin).passed
+        assert box.run("def g(s):\n    return len(s)\n", func).passed
+
+
+def test_auto_falls_back_when_a_level_does_not_start(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mars2.sandbox import isolation, pool
+
+    real = isolation.worker_command
+
+    def broken_best(level: str, source: str) -> list[str]:
+        return ["/bin/false"] if level == "bwrap" else real(level, source)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pool, "worker_command", broken_best)
+    monkeypatch.setattr(pool, "available_levels", lambda _: ["bwrap", "rlimit"])
+    with Sandbox(FAST) as box:
+        assert box.isolation == "rlimit"
+        assert box.run(GOOD, SUM_EVENS).passed
+    assert "bwrap failed to start" in caplog.text
+
+
+def test_no_level_starting_is_an_infra_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mars2.sandbox import pool
+
+    monkeypatch.setattr(pool, "worker_command", lambda level, source: ["/bin/false"])
+    with pytest.raises(InfraError, match="could not start a sandbox worker"):
+        Sandbox(FAST)

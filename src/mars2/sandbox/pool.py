@@ -84,8 +84,11 @@ class _Worker:
         self.broken = False
         event = self.next_event(time.monotonic() + _START_TIMEOUT_S)
         if event is None or event.get("ev") != "ready":
+            self.proc.kill()
+            self.proc.wait()
+            tail = self.stderr_tail()
             self.kill()
-            raise InfraError(f"sandbox worker ({level}) did not start: {self.stderr_tail()}")
+            raise InfraError(f"sandbox worker ({level}) did not start: {tail}")
         self.pid = int(event.get("pid", 0))
 
     def stderr_tail(self) -> str:
@@ -201,14 +204,16 @@ class Sandbox:
     def _start(self) -> Isolation:
         errors: list[str] = []
         for level in available_levels(self.config.isolation):
+            workers: list[_Worker] = []
             try:
-                workers = [_Worker(level, self.config) for _ in range(self.config.workers)]
+                for _ in range(self.config.workers):
+                    workers.append(_Worker(level, self.config))
             except (InfraError, OSError) as err:
                 errors.append(f"{level}: {err}")
                 log.warning(
                     "sandbox isolation %s failed to start (%s); trying the next", level, err
                 )
-                for worker in self._workers:
+                for worker in workers:
                     worker.kill()
                 continue
             if level == "rlimit":

@@ -6,15 +6,16 @@
 Process tree (one per worker; `_runtime.py` is everything that runs inside):
 
     host (Sandbox, compares outputs)          holds expected outputs; they never leave it
-      └─ bwrap ─ zygote (python -I -S, pid 1) warm interpreter, common modules preloaded
-           └─ judge (one per run)             reads the test inputs / test programs
-                ├─ spawner                    forked BEFORE the judge reads anything; reads
-                │    │                        the candidate's code
-                │    └─ candidate (per load)  runs the untrusted code, answers calls
-                └─ (talks to the candidate over a socketpair, drains its stdout/stderr)
+      └─ bwrap ─ zygote (python -I -S, pid 1) warm interpreter, common modules preloaded;
+           │                                  never holds code or tests
+           ├─ judge (one per run)             reads the code and the test inputs / programs,
+           │                                  drives the candidate over a socketpair and
+           │                                  drains its stdout/stderr
+           └─ candidate (per load)            forked by the zygote on the judge's request,
+                                              gets its code from the judge, runs it
 
 The host writes a run as three frames at once (header, code, tests); the zygote reads only the
-header, the spawner only the code, the judge only the tests (after the spawner has the code).
+header, the judge the code and the tests.
 
 What is isolated (level `bwrap`, the default where bubblewrap works):
 - Namespaces: user, pid, net, ipc, uts, mount, cgroup. No network at all (a fresh net
@@ -48,11 +49,10 @@ Why a verdict cannot be forged:
   `os._exit(0)` or kills itself before (or during) a test gets `error` for it, never `pass`.
 - The processes that hold test data are not dumpable (PR_SET_DUMPABLE=0): the candidate, with
   the same uid, cannot ptrace them, read their memory or open their file descriptors through
-  /proc. The candidate's memory is a copy of the spawner's, forked before the judge read the
-  tests, so `gc`, frames or a raw memory scan cannot find test programs or inputs of this run;
-  the zygote never receives tests or code, so nothing of earlier runs is there either. The
-  candidate can kill the judge or the spawner (the run ends with `error` verdicts), not the
-  zygote: as pid 1 of its namespace it ignores signals sent from inside it.
+  /proc. The candidate's memory is a copy of the zygote's, which never receives code or tests,
+  so `gc`, frames or a raw memory scan find neither the test programs and inputs of this run
+  nor anything of earlier runs. The candidate can kill the judge (the run ends with `error`
+  verdicts), not the zygote: as pid 1 of its namespace it ignores signals sent from inside it.
 
 What is NOT isolated, or weaker:
 - `assert` programs run in the judge and call the candidate through proxies, so arguments and

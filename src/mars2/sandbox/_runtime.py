@@ -1,4 +1,4 @@
-"""The code that runs inside the sandbox: zygote, judge, spawner and candidate processes.
+"""The code that runs inside the sandbox: the zygote, the judge and the candidate processes.
 
 Standard library only, and nothing from mars2: it runs as `python -I -S -c <this source>` inside
 bubblewrap (or unshare, or bare). See `mars2.sandbox` for the process tree and the trust model.
@@ -49,9 +49,10 @@ class _OutputLimit(BaseException):
 class _Died(BaseException):
     """The candidate process ended without answering."""
 
-    def __init__(self, status: int | None) -> None:
+    def __init__(self, status: int | None, detail: str = "the candidate process died") -> None:
         super().__init__(status)
         self.status = status
+        self.detail = detail
 
 
 class CandidateError(Exception):
@@ -241,6 +242,8 @@ def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
     sock = socket.socket(fileno=3)
     status = 1
     try:
+        tag, code = _recv(sock)  # the judge sends the code first
+        hdr = {**hdr, "code": code if tag == "code" and isinstance(code, str) else ""}
         if hdr["style"] == "stdin":
             status = _candidate_stdin(hdr, sock)
         else:
@@ -252,31 +255,9 @@ def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Spawner: forks candidates on the judge's request. It never holds test data, so nothing a
-# candidate can find in its own memory (inherited from the spawner) says what the tests expect.
-
-
-def spawner_main(hdr: dict[str, Any], workdir: str, ctl: socket.socket) -> None:
-    live: dict[int, int] = {}  # pidfd -> pid
-    while True:
-        ready, _, _ = select.select([ctl.fileno(), *live], [], [])
-        for fd in ready:
-            if fd == ctl.fileno():
-                msg, fds, _flags, _addr = socket.recv_fds(ctl, 256, 1)
-                if not msg:
-                    os._exit(0)
-                n_tests = int(msg.split()[1])
-                stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
-                pid, pidfd, ends = _fork_candidate(hdr, workdir, n_tests, stdin_fd)
-                live[pidfd] = pid
-                socket.send_fds(ctl, [b"spawned %d" % pid], ends)
-                for end in ends:
-                    os.close(end)
-            else:
-                pid = live.pop(fd)
-                os.close(fd)
-                _, status = os.waitpid(pid, 0)
-                ctl.send(b"exit %d %d" % (pid, status))
+# Forking candidates: done by the zygote, on the judge's request. The zygote never holds code or
+# test data, so nothing a candidate finds in its own memory (a copy of the zygote's) tells it
+# what the tests expect, or what earlier candidates wrote.
 
 
 def _fork_candidate(
@@ -285,7 +266,14 @@ def _fork_candidate(
     rpc_judge, rpc_cand = socket.socketpair()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
-    pid = os.fork()
+    try:
+        pid = _fork()
+    except OSError:
+        for fd in (out_r, out_w, err_r, err_w):
+            os.close(fd)
+        rpc_judge.close()
+        rpc_cand.close()
+        raise
     if pid == 0:
         try:
             for src, dst in ((stdin_fd, 0), (out_w, 1), (err_w, 2), (rpc_cand.fileno(), 3)):
@@ -324,10 +312,11 @@ class _Cand:
 
 
 class Judge:
-    """Runs the tests of one run against fresh candidate processes from the spawner."""
+    """Runs the tests of one run against fresh candidate processes forked by the zygote."""
 
-    def __init__(self, hdr: dict[str, Any], ctl: socket.socket) -> None:
+    def __init__(self, hdr: dict[str, Any], ctl: socket.socket, code: str) -> None:
         self.hdr = hdr
+        self.code = code
         self.ctl = ctl
         self.limits: dict[str, Any] = hdr["limits"]
         self.cand: _Cand | None = None
@@ -349,15 +338,24 @@ class Judge:
         while True:
             spawned = self._on_ctl()
             if spawned is not None:
-                self.cand = _Cand(*spawned)
-                self.cand.printed = 0
-                return self.cand
+                cand = self.cand = _Cand(*spawned)
+                data = marshal.dumps(("code", self.code))
+                cand.rpc.settimeout(max(self.deadline - time.monotonic(), 0.001))
+                try:
+                    cand.rpc.sendall(struct.pack(">I", len(data)) + data)
+                except TimeoutError:
+                    raise _Timeout from None
+                except OSError:
+                    raise _Died(None) from None
+                return cand
 
     def _on_ctl(self) -> tuple[int, list[int]] | None:
         msg, fds, _flags, _addr = socket.recv_fds(self.ctl, 256, 3)
         if not msg:
             raise _Died(None)
         words = msg.split()
+        if words[0] == b"failed":
+            raise _Died(None, "could not start a candidate process: " + msg[7:].decode())
         if words[0] == b"spawned":
             return int(words[1]), fds
         pid, status = int(words[1]), int(words[2])
@@ -504,7 +502,7 @@ def _exc_verdict(judge: Judge, err: BaseException) -> tuple[str, str]:
     if isinstance(err, _Died):
         if err.status is not None:
             return _signal_verdict(err.status)
-        return "error", "the candidate process died"
+        return "error", err.detail
     tb = "".join(traceback.format_exception(type(err), err, err.__traceback__))[-ERROR_TAIL:]
     if isinstance(err, MemoryError) or judge.last_exc == "MemoryError":
         return "memory", tb
@@ -638,33 +636,14 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
             _result(i, "ran", start, stdout=cand.stdout.decode("utf-8", "replace"))
 
 
-def judge_main(hdr: dict[str, Any], workdir: str, consumed: int) -> None:
-    """The run's frames follow the header on fd 0: the code (read by the spawner, forked first)
-    and then the tests (read by the judge once the spawner has the code)."""
-    ctl, ctl_spawner = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    pid = _fork()
-    if pid == 0:
-        try:
-            ctl.close()
-            os.close(consumed)
-            # The code reaches the spawner straight from the host: the zygote never holds it,
-            # so no candidate finds an earlier candidate's code in its memory.
-            hdr = {**hdr, "code": _read_frame(0)["code"]}
-            null = os.open(os.devnull, os.O_RDWR)
-            os.dup2(null, 0)
-            os.dup2(null, 1)
-            ctl_spawner.send(b"ready")
-            spawner_main(hdr, workdir, ctl_spawner)
-        finally:
-            os._exit(0)
-    ctl_spawner.close()
-    if ctl.recv(16) != b"ready":
-        raise EOFError("the spawner did not start")
-    # Only now, with the spawner forked and holding the code, do the tests enter this process.
+def judge_main(hdr: dict[str, Any], consumed: int, ctl: socket.socket) -> None:
+    """Read this run's code and tests (the frames after the header on fd 0), then drive
+    candidates, which the zygote forks on request over `ctl`, through the tests."""
+    code = _read_frame(0)["code"]
     tests = _read_frame(0)["tests"]
     os.write(consumed, b"1")
     os.close(consumed)
-    judge = Judge(hdr, ctl)
+    judge = Judge(hdr, ctl, code if isinstance(code, str) else "")
     try:
         if hdr["style"] == "stdin":
             run_stdin_tests(judge, tests)
@@ -752,28 +731,31 @@ def zygote_run(hdr: dict[str, Any]) -> None:
     if hdr.get("drop_uid") and os.geteuid() == 0:
         os.chown(workdir, 65534, 65534)
     consumed_r, consumed_w = os.pipe()
+    ctl, ctl_judge = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     pid = _fork()
     if pid == 0:
         try:
             os.close(consumed_r)
+            ctl.close()
             os.setpgid(0, 0)
-            judge_main(hdr, workdir, consumed_w)
+            judge_main(hdr, consumed_w, ctl_judge)
         except BaseException as err:  # noqa: BLE001
             if not isinstance(err, SystemExit):
                 _emit({"ev": "infra", "detail": traceback.format_exc()[-ERROR_TAIL:]})
         finally:
             os._exit(0)
     os.close(consumed_w)
-    pidfd = os.pidfd_open(pid)
-    ready, _, _ = select.select([pidfd], [], [], hdr["deadline_s"])
-    status = "ok" if ready else "judge_deadline"
-    if not ready:
+    ctl_judge.close()
+    status, live = _serve(hdr, workdir, pid, ctl)
+    for fd, cand_pid in live.items():
         with contextlib.suppress(OSError):
-            os.killpg(pid, signal.SIGKILL)
-    _, judge_status = os.waitpid(pid, 0)
-    os.close(pidfd)
-    if status == "ok" and judge_status != 0:
-        status = "judge_died"
+            os.killpg(cand_pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.kill(cand_pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(cand_pid, 0)
+        os.close(fd)
+    ctl.close()
     _sweep(hdr, pid)
     _clean_tmp(hdr, workdir)
     os.set_blocking(consumed_r, False)
@@ -786,6 +768,67 @@ def zygote_run(hdr: dict[str, Any]) -> None:
         _emit({"ev": "done", "status": "lost_input"})
         os._exit(0)
     _emit({"ev": "done", "status": status})
+
+
+def _serve(
+    hdr: dict[str, Any], workdir: str, judge: int, ctl: socket.socket
+) -> tuple[str, dict[int, int]]:
+    """Fork candidates for the judge and report their exits, until it ends or the deadline."""
+    deadline = time.monotonic() + hdr["deadline_s"]
+    judge_fd = os.pidfd_open(judge)
+    live: dict[int, int] = {}  # pidfd -> pid of candidates
+    watch_ctl = True
+    status = "ok"
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            status = "judge_deadline"
+            with contextlib.suppress(OSError):
+                os.killpg(judge, signal.SIGKILL)
+            break
+        fds = [judge_fd, *live] + ([ctl.fileno()] if watch_ctl else [])
+        ready, _, _ = select.select(fds, [], [], remaining)
+        if judge_fd in ready:
+            break
+        for fd in ready:
+            if fd == ctl.fileno():
+                watch_ctl = _spawn_for(hdr, workdir, ctl, live)
+            else:
+                cand = live.pop(fd)
+                os.close(fd)
+                _, cand_status = os.waitpid(cand, 0)
+                with contextlib.suppress(OSError):
+                    ctl.send(b"exit %d %d" % (cand, cand_status))
+    _, judge_status = os.waitpid(judge, 0)
+    os.close(judge_fd)
+    if status == "ok" and judge_status != 0:
+        status = "judge_died"
+    return status, live
+
+
+def _spawn_for(hdr: dict[str, Any], workdir: str, ctl: socket.socket, live: dict[int, int]) -> bool:
+    """Serve one request from the judge; False once it hung up."""
+    try:
+        msg, fds, _flags, _addr = socket.recv_fds(ctl, 256, 1)
+    except OSError:
+        return False
+    if not msg:
+        return False
+    n_tests = int(msg.split()[1])
+    stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
+    try:
+        pid, pidfd, ends = _fork_candidate(hdr, workdir, n_tests, stdin_fd)
+    except OSError as err:  # e.g. the process limit, held by the run's own processes
+        os.close(stdin_fd)
+        with contextlib.suppress(OSError):
+            ctl.send(b"failed " + str(err).encode()[:200])
+        return True
+    live[pidfd] = pid
+    with contextlib.suppress(OSError):
+        socket.send_fds(ctl, [b"spawned %d" % pid], ends)
+    for end in ends:
+        os.close(end)
+    return True
 
 
 def zygote_main() -> None:

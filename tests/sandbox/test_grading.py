@@ -208,8 +208,8 @@ def test_auto_falls_back_when_a_level_does_not_start(
 
     real = isolation.worker_command
 
-    def broken_best(level: str, source: str) -> list[str]:
-        return ["/bin/false"] if level == "bwrap" else real(level, source)  # type: ignore[arg-type]
+    def broken_best(level: str) -> list[str]:
+        return ["/bin/false"] if level == "bwrap" else real(level)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pool, "worker_command", broken_best)
     monkeypatch.setattr(pool, "available_levels", lambda _: ["bwrap", "rlimit"])
@@ -222,6 +222,6 @@ def test_auto_falls_back_when_a_level_does_not_start(
 def test_no_level_starting_is_an_infra_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from mars2.sandbox import pool
 
-    monkeypatch.setattr(pool, "worker_command", lambda level, source: ["/bin/false"])
+    monkeypatch.setattr(pool, "worker_command", lambda level: ["/bin/false"])
     with pytest.raises(InfraError, match="could not start a sandbox worker"):
         Sandbox(FAST)

@@ -3,7 +3,7 @@
     with Sandbox(SandboxConfig(workers=2)) as sandbox:
         result = sandbox.run(code, problem, "public")   # ExecResult: verdicts + feedback
 
-Process tree (one per worker; `_runtime.py` is everything that runs inside):
+Process tree (one per worker; the `runtime` subpackage is everything that runs inside):
 
     host (Sandbox, compares outputs)          holds expected outputs; they never leave it
       └─ bwrap ─ zygote (python -I -S, pid 1) warm interpreter, common modules preloaded;

@@ -72,11 +72,21 @@ def _unshare_args() -> list[str]:
     # --fork/--kill-child/--mount-proc are appended by worker_command
 
 
-def worker_command(level: Isolation, source: str) -> list[str]:
-    """The command that starts one zygote worker running `source` at isolation `level`."""
-    python = [_python(), "-I", "-S", "-c", source]
+RUNTIME = Path(__file__).parent / "runtime"  # the in-sandbox package (standard library only)
+_RUNTIME_IN_BWRAP = "/opt/mars2"  # where bubblewrap shows RUNTIME's parent (read-only)
+
+
+def _bootstrap(path: str) -> str:
+    return f"import sys; sys.path.insert(0, {path!r}); from runtime.zygote import zygote_main; zygote_main()"
+
+
+def worker_command(level: Isolation) -> list[str]:
+    """The command that starts one zygote worker at isolation `level`."""
     if level == "bwrap":
-        return [str(shutil.which("bwrap")), *_bwrap_args(), *python]
+        bind = ["--ro-bind", str(RUNTIME), f"{_RUNTIME_IN_BWRAP}/runtime"]
+        python = [_python(), "-I", "-S", "-c", _bootstrap(_RUNTIME_IN_BWRAP)]
+        return [str(shutil.which("bwrap")), *_bwrap_args(), *bind, *python]
+    python = [_python(), "-I", "-S", "-c", _bootstrap(str(RUNTIME.parent))]
     if level == "unshare":
         extra = ["--fork", "--kill-child", "--mount-proc"]
         return [str(shutil.which("unshare")), *_unshare_args(), *extra, *python]

@@ -20,7 +20,6 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -32,7 +31,6 @@ from mars2.types import ExecResult, Problem, TestCase, TestResult, TestSet
 
 log = logging.getLogger(__name__)
 
-RUNTIME_SOURCE = (Path(__file__).parent / "_runtime.py").read_text()
 _MIN_INFRA = 3  # infra runs tolerated before the rate is judged
 _START_TIMEOUT_S = 30.0
 _counter = iter(range(1 << 62))
@@ -64,7 +62,7 @@ class _Worker:
         self.level = level
         name = f"{os.getpid()}-{next(_counter)}"
         self.cgroup = PidsCgroup.create(name, config.max_processes + 8)
-        cmd = worker_command(level, RUNTIME_SOURCE)
+        cmd = worker_command(level)
         if self.cgroup is not None:
             cmd = self.cgroup.wrap(cmd)
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in kill())

@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Literal
 
@@ -129,6 +130,7 @@ class PidsCgroup:
         if os.geteuid() != 0 or not (PIDS_ROOT / "cgroup.procs").exists():
             return None
         path = PIDS_ROOT / "mars2" / name
+        _remove_stale(path.parent)
         try:
             path.mkdir(parents=True, exist_ok=True)
             (path / "pids.max").write_text(str(max_pids))
@@ -149,18 +151,32 @@ class PidsCgroup:
             return []
 
     def kill(self, keep: int | None = None) -> None:
-        """SIGKILL every process in the group except `keep`."""
-        for _ in range(50):
+        """SIGKILL every process in the group except `keep`, until they are gone (up to ~2 s)."""
+        for _ in range(400):
             victims = [p for p in self.pids() if p != keep]
             if not victims:
                 return
             for pid in victims:
                 with contextlib.suppress(OSError):
                     os.kill(pid, 9)
+            time.sleep(0.005)
 
     def remove(self) -> None:
         self.kill()
         try:
             self.path.rmdir()
         except OSError as err:
-            log.debug("could not remove %s: %s", self.path, err)
+            log.warning("could not remove the cgroup %s: %s", self.path, err)
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove empty groups left by mars2 processes that died without closing their sandbox."""
+    try:
+        groups = [g for g in parent.iterdir() if g.is_dir()]
+    except OSError:
+        return
+    for group in groups:
+        owner = group.name.split("-")[0]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            with contextlib.suppress(OSError):
+                group.rmdir()  # fails (harmlessly) while processes remain in it

@@ -225,3 +225,25 @@ def test_no_level_starting_is_an_infra_error(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(pool, "worker_command", lambda level: ["/bin/false"])
     with pytest.raises(InfraError, match="could not start a sandbox worker"):
         Sandbox(FAST)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import sys\nd = sys.stdin.buffer.read().decode().split('\\n')\nprint(sum(map(int, d[0].split())))\nprint(d[1])\n",
+        "d = open(0).read().split('\\n')\nprint(sum(map(int, d[0].split())))\nprint(d[1])\n",
+        "import os\nprint(7)\nprint('hé', flush=True)\nos._exit(0)\n",
+        "print(7)\nprint('hé')\nexit(0)\n",
+        "print(7)\nprint('hé')\nquit()\n",
+    ],
+    ids=["buffer", "open0", "os_exit_after_flush", "exit", "quit"],
+)
+def test_stdin_programs_read_and_exit_the_usual_ways(sandbox: Sandbox, code: str) -> None:
+    problem = Problem("io", "", "stdin", (TestCase("3 4\nhé\n", "7\nhé\n"),))
+    assert sandbox.run(code, problem).passed
+
+
+def test_nonzero_exit_is_an_error(sandbox: Sandbox) -> None:
+    problem = Problem("io", "", "stdin", (TestCase("", "7\n"),))
+    result = sandbox.run("print(7)\nraise SystemExit(3)\n", problem)
+    assert result.tests[0].verdict == "error" and "status 3" in result.tests[0].detail

@@ -3,6 +3,7 @@ request, enforces the run's deadline, then kills everything the run left."""
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import gc
 import os
@@ -10,6 +11,7 @@ import select
 import shutil
 import signal
 import socket
+import sys
 import time
 import traceback
 from typing import Any
@@ -202,6 +204,8 @@ def _spawn_for(hdr: dict[str, Any], workdir: str, ctl: socket.socket, live: dict
 
 def zygote_main() -> None:
     _no_dump()
+    # `python -S` skips `site`, which defines exit() and quit(); programs do call them.
+    builtins.exit = builtins.quit = sys.exit  # type: ignore[assignment]
     for name in PRELOAD.split():
         with contextlib.suppress(ImportError):
             __import__(name)

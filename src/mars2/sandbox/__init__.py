@@ -55,6 +55,8 @@ Why a verdict cannot be forged:
   verdicts), not the zygote: as pid 1 of its namespace it ignores signals sent from inside it.
 
 What is NOT isolated, or weaker:
+- Candidates see the standard library only (`python -I -S`: no site-packages, so no numpy),
+  and the environment is empty.
 - `assert` programs run in the judge and call the candidate through proxies, so arguments and
   return values must be plain data: a test that passes a lambda, checks a returned object's
   identity or relies on in-place mutation of an argument is reported as failing.

@@ -69,6 +69,11 @@ class AgentConfig:
         "auto", "Weights dtype: `auto` is float32 on CPU and bfloat16 on GPU."
     )
     max_batch_size: int = _f(16, "Largest generation batch the engine runs at once.")
+    vllm_gpu_memory: float = _f(
+        0.45,
+        "Backend `vllm`: fraction of GPU memory the engine may take (weights + KV cache); "
+        "leave room for a learner on the same GPU.",
+    )
 
     def __post_init__(self) -> None:
         _check(self.temperature > 0, "temperature", self.temperature, "must be > 0")
@@ -77,6 +82,7 @@ class AgentConfig:
         _check(self.max_prompt_tokens >= 16, "max_prompt_tokens", self.max_prompt_tokens, ">= 16")
         _check(self.lora_rank >= 0, "lora_rank", self.lora_rank, "must be >= 0 (0 = full)")
         _check(self.max_batch_size >= 1, "max_batch_size", self.max_batch_size, "must be >= 1")
+        _check(0 < self.vllm_gpu_memory <= 1, "vllm_gpu_memory", self.vllm_gpu_memory, "in (0, 1]")
         _check(bool(self.model), "model", self.model, "must name a model")
         if self.backend == "openai":
             _check(self.base_url is not None, "base_url", None, "required for backend 'openai'")
@@ -104,6 +110,14 @@ class SearchConfig:
         0.0, "Each agent writes at least this fraction of a tree's nodes (0 = no guarantee)."
     )
     parallel_expansions: int = _f(1, "Expansions of one tree in flight at once.")
+    virtual_score: float = _f(
+        0.0,
+        "`abmcts`: the score a pending expansion counts as on its path until it is told "
+        "(a virtual loss, so concurrent picks spread out).",
+    )
+    width: int = _f(
+        2, "`best_first`: children per expanded node (the root gets `width` fresh attempts)."
+    )
     trees_in_flight: int = _f(16, "Trees grown concurrently by the rollout orchestrator.")
 
     def __post_init__(self) -> None:
@@ -113,6 +127,8 @@ class SearchConfig:
             self.parallel_expansions >= 1, "parallel_expansions", self.parallel_expansions, ">= 1"
         )
         _check(self.trees_in_flight >= 1, "trees_in_flight", self.trees_in_flight, "must be >= 1")
+        _check(0 <= self.virtual_score <= 1, "virtual_score", self.virtual_score, "in [0, 1]")
+        _check(self.width >= 1, "width", self.width, "must be >= 1")
 
 
 @dataclass(frozen=True)
@@ -245,6 +261,13 @@ class TrainConfig:
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
     micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
     updates_per_step: int = _f(1, "Optimizer steps per training step (the batch is split).")
+    min_samples_per_agent: int = _f(
+        0,
+        "Dynamic filtering: keep growing more trees in a step until every trainable agent has "
+        "this many samples (bounded by `max_rollout_rounds`).",
+    )
+    max_rollout_rounds: int = _f(1, "Most rollout rounds of `problems_per_step` trees per step.")
+    eval_budget: int = _f(4, "Nodes per tree during evaluation (Pass@1(MCTS), Pass@N).")
     eval_every: int = _f(10, "Evaluate every K steps (0 = only at the end).")
     checkpoint_every: int = _f(5, "Checkpoint every K steps (0 = only at the end).")
 
@@ -252,6 +275,14 @@ class TrainConfig:
         for name in ("steps", "problems_per_step", "samples_per_problem", "micro_batch_size"):
             _check(getattr(self, name) >= 1, name, getattr(self, name), "must be >= 1")
         _check(self.updates_per_step >= 1, "updates_per_step", self.updates_per_step, ">= 1")
+        _check(self.max_rollout_rounds >= 1, "max_rollout_rounds", self.max_rollout_rounds, ">= 1")
+        _check(
+            self.min_samples_per_agent >= 0,
+            "min_samples_per_agent",
+            self.min_samples_per_agent,
+            ">= 0",
+        )
+        _check(self.eval_budget >= 1, "eval_budget", self.eval_budget, "must be >= 1")
         _check(self.lr > 0, "lr", self.lr, "must be > 0")
         _check(self.warmup_steps >= 0, "warmup_steps", self.warmup_steps, "must be >= 0")
         _check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")

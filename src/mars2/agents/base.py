@@ -1,0 +1,128 @@
+"""The Policy protocol every generation backend implements, and `load_policy` to build one.
+
+A policy answers one chat request at a time (`await policy.generate(messages)`); backends batch
+concurrent requests behind the scenes, so callers simply run many `generate` calls at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from mars2.errors import UserError
+
+if TYPE_CHECKING:
+    from mars2.config import AgentConfig
+    from mars2.types import Completion
+
+Messages = list[dict[str, str]]
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """A chat model that samples completions with the log-probs of the sampled tokens."""
+
+    name: str
+    tokenizer: Any | None  # the HF tokenizer when the backend has one (None for `openai`)
+
+    async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
+        """Sample one response to `messages` (chat dicts with `role` and `content`).
+
+        `seed` fixes the sampling noise of this request; None derives one from the policy's
+        seed and the request's position, so the same requests in the same order repeat.
+        """
+        ...
+
+    def stats(self) -> dict[str, float]:
+        """Counters since creation: requests, batches, tokens generated, generate seconds..."""
+        ...
+
+    def close(self) -> None:
+        """Release threads, engines and connections."""
+        ...
+
+
+def request_seed(policy_seed: int, index: int) -> int:
+    """The seed of the `index`-th unseeded request of a policy seeded with `policy_seed`."""
+    digest = hashlib.sha256(f"{policy_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") & ((1 << 63) - 1)
+
+
+def encode_chat(tokenizer: Any, messages: Messages, max_prompt_tokens: int) -> list[int]:
+    """Token ids of `messages` rendered with the tokenizer's chat template, ready to generate.
+
+    A prompt over `max_prompt_tokens` is cut from the left of the content of its last user
+    message (where refinement feedback sits at the end, the statement at the start of an
+    earlier part is what goes); "…" marks the cut. A prompt that cannot fit raises UserError.
+    """
+    ids = _render(tokenizer, messages)
+    for _ in range(4):
+        excess = len(ids) - max_prompt_tokens
+        if excess <= 0:
+            return ids
+        messages = _cut_last_user(tokenizer, messages, excess + 4)
+        ids = _render(tokenizer, messages)
+    if len(ids) <= max_prompt_tokens:
+        return ids
+    raise UserError(
+        f"prompt of {len(ids)} tokens does not fit max_prompt_tokens={max_prompt_tokens}"
+    )
+
+
+def _render(tokenizer: Any, messages: Messages) -> list[int]:
+    if getattr(tokenizer, "chat_template", None) is None:
+        raise UserError(
+            f"tokenizer {getattr(tokenizer, 'name_or_path', '?')!r} has no chat template; "
+            "use an instruct/chat model"
+        )
+    text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    ids: list[int] = tokenizer(text, add_special_tokens=False)["input_ids"]
+    return ids
+
+
+def _cut_last_user(tokenizer: Any, messages: Messages, n_tokens: int) -> Messages:
+    users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+    if not users:
+        raise UserError("prompt too long and has no user message to shorten")
+    i = users[-1]
+    content_ids = tokenizer(messages[i]["content"], add_special_tokens=False)["input_ids"]
+    if n_tokens >= len(content_ids):
+        raise UserError(
+            f"prompt too long: the system prompt and template alone exceed max_prompt_tokens "
+            f"(need to drop {n_tokens} tokens, the last user message has {len(content_ids)})"
+        )
+    kept = "…" + tokenizer.decode(content_ids[n_tokens:], skip_special_tokens=True)
+    return [*messages[:i], {**messages[i], "content": kept}, *messages[i + 1 :]]
+
+
+def load_policy(
+    agent: AgentConfig, *, seed: int = 0, model: Any = None, tokenizer: Any = None
+) -> Policy:
+    """Build the policy of `agent` on its backend.
+
+    `model`/`tokenizer` (hf backend only): reuse these objects instead of loading, e.g. the
+    trainer's learner model, so generation always sees the current weights.
+    """
+    if agent.backend == "hf":
+        from mars2.agents.hf import HFPolicy
+        from mars2.agents.models import load_model
+
+        if model is None:
+            model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
+        elif tokenizer is None:
+            raise UserError("load_policy: pass the tokenizer together with a shared model")
+        policy: Policy = HFPolicy(agent, model, tokenizer, seed=seed)
+        return policy
+    if model is not None:
+        raise UserError(f"backend {agent.backend!r} cannot share an in-process model object")
+    if agent.backend == "openai":
+        from mars2.agents.openai import OpenAIPolicy
+
+        policy = OpenAIPolicy(agent, seed=seed)
+        return policy
+    if agent.backend == "vllm":
+        from mars2.agents.vllm import VLLMPolicy
+
+        policy = VLLMPolicy(agent, seed=seed)
+        return policy
+    raise UserError(f"unknown backend {agent.backend!r}: use hf, vllm or openai")

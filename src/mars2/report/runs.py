@@ -1,0 +1,247 @@
+"""Read a run directory (design.md §10): config.yaml, metrics.jsonl, metrics.json, trees/*.jsonl.
+
+Everything a report shows comes from these files; a missing or corrupt one raises `UserError`
+naming the file (and the line, for JSONL).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mars2.config import load_config, load_yaml, to_dict
+from mars2.errors import UserError
+from mars2.types import NodeRecord
+
+log = logging.getLogger(__name__)
+
+# Field -> (accepted JSON types, what to say when it is wrong). `bool` is excluded from numbers.
+_NODE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "tree_id": ((str, int), "a string"),
+    "problem_id": ((str, int), "a string"),
+    "node_id": ((int,), "an integer"),
+    "parent_id": ((int, type(None)), "an integer or null"),
+    "depth": ((int,), "an integer"),
+    "agent_id": ((int,), "an integer"),
+    "score": ((int, float), "a number"),
+    "reward": ((int, float), "a number"),
+    "passed": ((bool,), "true or false"),
+}
+_OPTIONAL_NODE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "response_len": ((int,), "an integer"),
+    "code": ((str,), "a string"),
+    "feedback": ((str,), "a string"),
+}
+
+
+@dataclass(frozen=True)
+class Tree:
+    """One search tree: the nodes of one `tree_id` in one trees/*.jsonl file, in file order."""
+
+    key: str  # "<file stem>/<tree_id>", unique within a run
+    source: str  # the file stem, e.g. "search" or "step_0003"
+    tree_id: str
+    problem_id: str
+    nodes: tuple[NodeRecord, ...]
+
+    def children(self) -> dict[int | None, list[NodeRecord]]:
+        """Children of each node id (None = the root), sorted by node id."""
+        out: dict[int | None, list[NodeRecord]] = {}
+        for node in self.nodes:
+            out.setdefault(node.parent_id, []).append(node)
+        for kids in out.values():
+            kids.sort(key=lambda n: n.node_id)
+        return out
+
+    def best(self) -> NodeRecord | None:
+        """The Pass@1(MCTS) pick: the best public score, ties to the later node (design.md §8)."""
+        if not self.nodes:
+            return None
+        return max(enumerate(self.nodes), key=lambda item: (item[1].score, item[0]))[1]
+
+
+@dataclass(frozen=True)
+class Run:
+    """Everything read from one run directory."""
+
+    path: Path
+    name: str
+    config: dict[str, Any]  # the resolved config as plain data
+    agent_names: tuple[str, ...]
+    steps: tuple[dict[str, float], ...]  # metrics.jsonl: numeric values per step
+    summary: dict[str, Any] | None  # metrics.json
+    trees: tuple[Tree, ...]
+
+    def agent_name(self, agent_id: int) -> str:
+        if 0 <= agent_id < len(self.agent_names):
+            return self.agent_names[agent_id]
+        return f"agent{agent_id}"
+
+    def agent_ids(self) -> list[int]:
+        """Every agent id in the config or in any tree, sorted."""
+        seen = set(range(len(self.agent_names)))
+        seen.update(n.agent_id for t in self.trees for n in t.nodes)
+        return sorted(seen)
+
+
+def load_run(path: str | Path, name: str | None = None) -> Run:
+    """Read run directory `path`. Needs config.yaml and at least one of metrics.jsonl,
+    metrics.json or trees/*.jsonl."""
+    root = Path(path)
+    if not root.is_dir():
+        raise UserError(f"run directory not found: {root}")
+    config, agent_names = _read_config(root / "config.yaml")
+    steps_file, summary_file, trees_dir = (
+        root / "metrics.jsonl",
+        root / "metrics.json",
+        root / "trees",
+    )
+    tree_files = sorted(trees_dir.glob("*.jsonl")) if trees_dir.is_dir() else []
+    if not (steps_file.is_file() or summary_file.is_file() or tree_files):
+        raise UserError(
+            f"{root}: nothing to report: no metrics.jsonl, metrics.json or trees/*.jsonl"
+        )
+    return Run(
+        path=root,
+        name=name or root.resolve().name,
+        config=config,
+        agent_names=agent_names,
+        steps=tuple(read_steps(steps_file)) if steps_file.is_file() else (),
+        summary=read_summary(summary_file) if summary_file.is_file() else None,
+        trees=tuple(t for f in tree_files for t in read_trees(f)),
+    )
+
+
+def _read_config(file: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The resolved config and the agent names. A config that no longer validates (written by
+    another mars2 version) is shown as written, with a warning."""
+    if not file.is_file():
+        raise UserError(f"{file}: missing (every mars2 run writes one; is this a run directory?)")
+    raw = load_yaml(file)
+    try:
+        config = load_config(file)
+    except UserError as err:  # includes ConfigError
+        log.warning("%s does not validate against this mars2 version: %s", file, err)
+        agents = raw.get("agents")
+        listed = agents if isinstance(agents, list) and agents else [{}]
+        names = tuple(
+            str(a.get("name") or f"agent{i}") if isinstance(a, dict) else f"agent{i}"
+            for i, a in enumerate(listed)
+        )
+        return raw, names
+    names = tuple(config.agent_name(i) for i in range(len(config.agents)))
+    return to_dict(config), names
+
+
+def _jsonl(file: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line. A final line cut short (a run still
+    writing) is skipped with a warning; any other bad line raises naming file and line."""
+    text = _read_text(file)
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            if number == len(lines) and not text.endswith("\n"):
+                log.warning("%s:%d: skipping an incomplete last line", file, number)
+                return
+            raise UserError(f"{file}:{number}: not valid JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise UserError(f"{file}:{number}: expected a JSON object, got {type(record).__name__}")
+        yield number, record
+
+
+def _read_text(file: Path) -> str:
+    try:
+        return file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise UserError(f"{file}: not UTF-8 text ({err.reason})") from None
+    except OSError as err:
+        raise UserError(f"{file}: cannot read ({err.strerror})") from None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def read_steps(file: Path) -> list[dict[str, float]]:
+    """metrics.jsonl: the numeric values of each line (others are ignored), each with `step`."""
+    rows: list[dict[str, float]] = []
+    for number, record in _jsonl(file):
+        step = record.get("step")
+        if not _is_number(step):
+            raise UserError(f"{file}:{number}: field 'step' should be a number, got {step!r}")
+        rows.append(
+            {k: float(v) for k, v in record.items() if _is_number(v) and math.isfinite(float(v))}
+        )
+    return rows
+
+
+def read_summary(file: Path) -> dict[str, Any]:
+    """metrics.json: one JSON object."""
+    try:
+        data = json.loads(_read_text(file))
+    except json.JSONDecodeError as err:
+        raise UserError(f"{file}:{err.lineno}: not valid JSON ({err.msg})") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{file}: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _check_node(file: Path, number: int, record: dict[str, Any]) -> NodeRecord:
+    for fields, required in ((_NODE_FIELDS, True), (_OPTIONAL_NODE_FIELDS, False)):
+        for key, (types, what) in fields.items():
+            if key not in record:
+                if required:
+                    raise UserError(f"{file}:{number}: node record has no field '{key}'")
+                continue
+            value = record[key]
+            wrong_bool = isinstance(value, bool) and bool not in types
+            if wrong_bool or not isinstance(value, types):
+                raise UserError(f"{file}:{number}: field '{key}' should be {what}, got {value!r}")
+    for key in ("score", "reward"):
+        if not math.isfinite(record[key]):
+            raise UserError(f"{file}:{number}: field '{key}' should be finite, got {record[key]}")
+    node = NodeRecord.from_json(record)
+    return NodeRecord(
+        **{**node.to_json(), "tree_id": str(node.tree_id), "problem_id": str(node.problem_id)}
+    )
+
+
+def read_trees(file: Path) -> list[Tree]:
+    """The trees of one trees/*.jsonl file, in order of first appearance; parents must exist."""
+    nodes: dict[str, list[tuple[int, NodeRecord]]] = {}
+    for number, record in _jsonl(file):
+        node = _check_node(file, number, record)
+        nodes.setdefault(node.tree_id, []).append((number, node))
+    trees = []
+    for tree_id, items in nodes.items():
+        ids: set[int] = set()
+        for number, node in items:
+            if node.node_id in ids:
+                raise UserError(
+                    f"{file}:{number}: node_id {node.node_id} repeats in tree {tree_id}"
+                )
+            ids.add(node.node_id)
+        for number, node in items:
+            if node.parent_id is not None and node.parent_id not in ids:
+                raise UserError(
+                    f"{file}:{number}: parent_id {node.parent_id} is not a node of tree {tree_id}"
+                )
+        trees.append(
+            Tree(
+                key=f"{file.stem}/{tree_id}",
+                source=file.stem,
+                tree_id=tree_id,
+                problem_id=items[0][1].problem_id,
+                nodes=tuple(n for _, n in items),
+            )
+        )
+    return trees

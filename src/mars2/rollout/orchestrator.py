@@ -1,0 +1,171 @@
+"""The rollout orchestrator: ask -> batched generation per agent -> sandbox -> tell, many trees at once.
+
+Every tree runs as an asyncio task. A tree asks its search algorithm for up to
+`parallel_expansions` trials, each trial becomes one generation request to the agent that the
+search picked (the agent's engine coalesces requests from all trees into batches) and one
+sandbox execution (run in worker processes, never on the event loop), and the score is told back.
+Nothing here knows which model or search algorithm is behind the interfaces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from mars2.agents.base import Policy
+from mars2.agents.prompts import extract_code, generate_messages, refine_messages
+from mars2.config import AgentConfig, SearchConfig
+from mars2.sandbox import Sandbox
+from mars2.search import NodePayload, TreeState, Trial, make_algorithm
+from mars2.types import NodeRecord, Problem
+
+
+@dataclass
+class RolloutStats:
+    """Wall time split (seconds summed over concurrent work) and counts, for logs and benches."""
+
+    generate_s: float = 0.0
+    execute_s: float = 0.0
+    search_s: float = 0.0
+    nodes: int = 0
+    tokens: int = 0
+    trees: int = 0
+
+    def merge(self, other: RolloutStats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class TreeResult:
+    """A finished tree: its problem, the search state (nodes with payloads) and §10 node records."""
+
+    tree_id: str
+    problem: Problem
+    state: TreeState
+    records: list[NodeRecord] = field(default_factory=list)
+
+
+class Orchestrator:
+    """Grows one tree per problem with the given agents, `search.trees_in_flight` trees at once."""
+
+    def __init__(
+        self,
+        policies: Sequence[Policy],
+        agents: Sequence[AgentConfig],
+        sandbox: Sandbox,
+        search: SearchConfig,
+        *,
+        reward: str = "fraction",
+    ) -> None:
+        assert len(policies) == len(agents) >= 1
+        self.policies = list(policies)
+        self.agents = list(agents)
+        self.sandbox = sandbox
+        self.search = search
+        self.algorithm = make_algorithm(search, len(agents))
+        self.reward = reward
+        self.stats = RolloutStats()
+
+    async def grow(self, problem: Problem, tree_id: str, seed: int) -> TreeResult:
+        """Run the search on one problem until its node budget is spent."""
+        started = time.perf_counter()
+        state = self.algorithm.init_tree(seed)
+        in_flight: dict[asyncio.Task[tuple[float, NodePayload]], Trial] = {}
+        while True:
+            room = self.search.parallel_expansions - len(in_flight)
+            if room > 0:
+                for trial in self.algorithm.ask(state, room):
+                    task = asyncio.create_task(self._expand(problem, state, trial, seed))
+                    in_flight[task] = trial
+            if not in_flight:
+                break
+            done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                trial = in_flight.pop(task)
+                score, payload = task.result()
+                self.algorithm.tell(state, trial, score, payload)
+        self.stats.search_s += time.perf_counter() - started
+        self.stats.trees += 1
+        return TreeResult(tree_id, problem, state, self._records(tree_id, problem, state))
+
+    async def _expand(
+        self, problem: Problem, state: TreeState, trial: Trial, seed: int
+    ) -> tuple[float, NodePayload]:
+        """One node: prompt (fresh or refinement), generate, extract code, run public + hidden."""
+        agent = self.agents[trial.agent_id]
+        if trial.parent_id is None:
+            messages = generate_messages(problem, agent.role, agent.system_prompt)
+        else:
+            parent = state.nodes[trial.parent_id].payload
+            assert parent is not None
+            messages = refine_messages(
+                problem, parent.code, parent.feedback, agent.role, agent.system_prompt
+            )
+        t0 = time.perf_counter()
+        completion = await self.policies[trial.agent_id].generate(
+            messages, seed=seed * 100_003 + trial.node_id
+        )
+        t1 = time.perf_counter()
+        code = extract_code(completion.text)
+        public = await self.sandbox.arun(code, problem, "public")
+        hidden = await self.sandbox.arun(code, problem, "private")
+        t2 = time.perf_counter()
+        self.stats.generate_s += t1 - t0
+        self.stats.execute_s += t2 - t1
+        self.stats.nodes += 1
+        self.stats.tokens += completion.response_len
+        payload = NodePayload(
+            code=code, feedback=public.feedback, completion=completion, passed=hidden.passed
+        )
+        return public.pass_fraction, payload
+
+    def _records(self, tree_id: str, problem: Problem, state: TreeState) -> list[NodeRecord]:
+        records = []
+        for node in state.nodes.values():
+            payload = node.payload
+            assert payload is not None and node.score is not None
+            passed = bool(payload.passed)
+            records.append(
+                NodeRecord(
+                    tree_id=tree_id,
+                    problem_id=problem.id,
+                    node_id=node.id,
+                    parent_id=node.parent_id,
+                    depth=node.depth,
+                    agent_id=node.agent_id,
+                    score=node.score,
+                    reward=float(passed) if self.reward == "binary" else node.score,
+                    passed=passed,
+                    response_len=payload.completion.response_len if payload.completion else 0,
+                    code=payload.code,
+                    feedback=payload.feedback,
+                )
+            )
+        return records
+
+    async def run(
+        self,
+        problems: Sequence[Problem],
+        *,
+        seed: int = 0,
+        prefix: str = "",
+        on_tree: Callable[[TreeResult], None] | None = None,
+    ) -> list[TreeResult]:
+        """Grow one tree per problem, at most `trees_in_flight` at once; results in input order.
+        Tree i is seeded with `seed + i` (its search and its generation requests). Tree ids are
+        `prefix + problem id`, with `#i` appended when a problem appears twice."""
+        gate = asyncio.Semaphore(self.search.trees_in_flight)
+        repeated = len({p.id for p in problems}) < len(problems)
+
+        async def one(index: int, problem: Problem) -> TreeResult:
+            tree_id = f"{prefix}{problem.id}" + (f"#{index}" if repeated else "")
+            async with gate:
+                result = await self.grow(problem, tree_id, seed + index)
+            if on_tree is not None:
+                on_tree(result)
+            return result
+
+        return list(await asyncio.gather(*(one(i, p) for i, p in enumerate(problems))))

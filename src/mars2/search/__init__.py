@@ -1,0 +1,43 @@
+"""Tree search over candidate programs (pure Python, no torch): multi-agent AB-MCTS-A and
+baselines behind one ask/tell interface over a picklable `TreeState` (design.md §3).
+
+    algo = make_algorithm(config.search, n_agents=2)
+    state = algo.init_tree(seed=0)
+    while not state.done:
+        for trial in algo.ask(state, k=4):
+            ...  # agent trial.agent_id writes a child of trial.parent_id; run it; score it
+            algo.tell(state, trial, score, NodePayload(code=code, feedback=feedback))
+"""
+
+from __future__ import annotations
+
+from mars2.config import SearchConfig
+from mars2.search.abmcts import ABMCTS
+from mars2.search.base import Algorithm
+from mars2.search.baselines import BestFirst, Refine, Sampling
+from mars2.search.records import from_records, to_records
+from mars2.search.tree import ROOT, Node, NodePayload, TreeState, Trial
+
+ALGORITHMS: dict[str, type[Algorithm]] = {
+    cls.name: cls for cls in (ABMCTS, Sampling, Refine, BestFirst)
+}
+
+
+def make_algorithm(config: SearchConfig, n_agents: int) -> Algorithm:
+    """The algorithm `config.algo` for `n_agents` agents (agent ids 0..n_agents-1)."""
+    return ALGORITHMS[config.algo](config, n_agents)
+
+
+__all__ = [
+    "ALGORITHMS",
+    "ROOT",
+    "Algorithm",
+    "Node",
+    "NodePayload",
+    "SearchConfig",
+    "TreeState",
+    "Trial",
+    "from_records",
+    "make_algorithm",
+    "to_records",
+]

@@ -1,0 +1,88 @@
+"""AB-MCTS-A: adaptive-branching MCTS with node aggregation and Thompson sampling (design.md §3).
+
+At every node there are two aggregated arms, GEN (a new child of this node) and CONT (go down
+to an existing child), and one arm per told child. An expansion walks down from the root: at a
+node with told children it draws once from GEN and from CONT; GEN wins (ties too) or a leaf is
+reached -> expand this node; CONT wins -> move to the child with the largest draw, repeat.
+A told score s updates GEN at the new node's parent and starts the new child's arm with s; at
+every ancestor a above the parent, a's CONT arm and the arm of a's child on the path get s.
+Agents are picked by the base class (`agent_selection`, `min_share`).
+
+Pending expansions add `virtual_score` to the same arms (taken back when told), so that several
+expansions in flight spread over the tree instead of piling onto one node. The per-node work is
+O(depth + children on the path), independent of the number of agents and of the tree size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import cast
+
+from mars2.search.base import Algorithm
+from mars2.search.posterior import Arms
+from mars2.search.tree import ROOT, Node, TreeState, Trial
+
+GEN, CONT = 0, 1
+FIRST_CHILD = 2
+
+
+@dataclass
+class ABMCTSStats:
+    """Per node id: its arms [GEN, CONT, child 0, child 1, ...]; per told node: its arm index
+    in its parent's arms."""
+
+    arms: dict[int, Arms] = field(default_factory=dict)
+    slot: dict[int, int] = field(default_factory=dict)
+
+
+class ABMCTS(Algorithm):
+    """Multi-agent AB-MCTS-A (Inoue et al. 2025, node aggregation; MARS² agent arms)."""
+
+    name = "abmcts"
+
+    def _init_extra(self, state: TreeState) -> None:
+        state.extra = ABMCTSStats(arms={ROOT: Arms.empty(self.config.prior, 2)})
+
+    def _stats(self, state: TreeState) -> ABMCTSStats:
+        return cast(ABMCTSStats, state.extra)
+
+    def _select_parent(self, state: TreeState) -> int:
+        stats = self._stats(state)
+        node = ROOT
+        while True:
+            arms = stats.arms[node]
+            if len(arms) == FIRST_CHILD:  # no told child: only GEN
+                return node
+            if arms.sample(GEN, state.rng) >= arms.sample(CONT, state.rng):
+                return node
+            slot = arms.argmax(state.rng, state.np_rng, start=FIRST_CHILD)
+            node = state.children[node][slot - FIRST_CHILD]
+
+    def _on_pending(self, state: TreeState, trial: Trial, weight: int) -> None:
+        super()._on_pending(state, trial, weight)
+        parent = ROOT if trial.parent_id is None else trial.parent_id
+        value = self.config.virtual_score
+        stats = self._stats(state)
+        stats.arms[parent].observe(GEN, value, weight)
+        self._backup(state, parent, value, weight)
+
+    def _on_told(self, state: TreeState, node: Node, score: float) -> None:
+        stats = self._stats(state)
+        parent = ROOT if node.parent_id is None else node.parent_id
+        arms = stats.arms[parent]
+        arms.observe(GEN, score)
+        slot = arms.add()
+        arms.observe(slot, score)
+        stats.slot[node.id] = slot
+        stats.arms[node.id] = Arms.empty(self.config.prior, 2)
+        self._backup(state, parent, score, 1)
+
+    def _backup(self, state: TreeState, node: int, value: float, weight: int) -> None:
+        """Add `value` to CONT and to the on-path child arm of every ancestor above `node`."""
+        stats = self._stats(state)
+        while node != ROOT:
+            parent = state.parent_of(node)
+            arms = stats.arms[parent]
+            arms.observe(stats.slot[node], value, weight)
+            arms.observe(CONT, value, weight)
+            node = parent

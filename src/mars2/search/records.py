@@ -1,0 +1,63 @@
+"""Trees to and from `trees/*.jsonl` node records (design.md §10): export a finished tree, or
+rebuild a search state from recorded nodes (resume, analysis, replays)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from mars2.search.base import Algorithm
+from mars2.search.tree import NodePayload, TreeState
+from mars2.types import NodeRecord
+
+
+def to_records(
+    state: TreeState,
+    tree_id: str,
+    problem_id: str,
+    reward: Literal["binary", "fraction"] = "fraction",
+) -> list[NodeRecord]:
+    """One record per told node, in creation order. `reward`: `binary` -> passed (hidden tests),
+    `fraction` -> score (public tests), as `credit.reward` picks."""
+    records = []
+    for node in state.nodes.values():
+        payload = node.payload or NodePayload()
+        score = node.score if node.score is not None else 0.0
+        passed = bool(payload.passed)
+        completion = payload.completion
+        records.append(
+            NodeRecord(
+                tree_id=tree_id,
+                problem_id=problem_id,
+                node_id=node.id,
+                parent_id=node.parent_id,
+                depth=node.depth,
+                agent_id=node.agent_id,
+                score=score,
+                reward=float(passed) if reward == "binary" else score,
+                passed=passed,
+                response_len=completion.response_len if completion is not None else 0,
+                code=payload.code,
+                feedback=payload.feedback,
+            )
+        )
+    return records
+
+
+def from_records(algo: Algorithm, records: Iterable[NodeRecord], seed: int) -> TreeState:
+    """A search state holding the recorded nodes (parents before children, ids renumbered in
+    order), ready to continue the search with `algo`."""
+    state = algo.init_tree(seed)
+    new_id: dict[int, int] = {}
+    for record in records:
+        if record.parent_id is not None and record.parent_id not in new_id:
+            raise ValueError(
+                f"tree {record.tree_id!r}: node {record.node_id} comes before its parent "
+                f"{record.parent_id}"
+            )
+        parent = None if record.parent_id is None else new_id[record.parent_id]
+        trial = algo.add_trial(state, parent, record.agent_id)
+        payload = NodePayload(code=record.code, feedback=record.feedback, passed=record.passed)
+        algo.tell(state, trial, record.score, payload)
+        new_id[record.node_id] = trial.node_id
+    return state

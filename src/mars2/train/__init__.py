@@ -1,0 +1,1 @@
+"""Training: the RL loop over search trees, per-agent learners, checkpoints and evaluation."""

@@ -1,0 +1,337 @@
+"""The MARS² training loop. One step, top to bottom:
+
+sample problems -> grow trees (or independent samples for `grpo`) -> credit assignment ->
+per-agent batches (each agent learns only from the nodes it wrote; dynamic filtering) ->
+update each trainable agent -> push weights to its rollout engine -> log ->
+periodic evaluation -> checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from mars2.agents import load_model
+from mars2.agents.base import Policy
+from mars2.config import Config, SearchConfig
+from mars2.credit import assign_credit, filter_groups
+from mars2.errors import UserError
+from mars2.problems import load_problems
+from mars2.rollout import Orchestrator, TreeResult
+from mars2.rollout.engines import load_policies
+from mars2.rollout.summary import summarize
+from mars2.sandbox import Sandbox
+from mars2.train import checkpoint
+from mars2.train.learner import Learner
+from mars2.train.logger import MetricsLogger
+from mars2.types import Problem, Sample
+
+log = logging.getLogger(__name__)
+
+
+class ProblemStream:
+    """Problems in a seeded order, reshuffled every epoch; its cursor is checkpointed."""
+
+    def __init__(self, problems: Sequence[Problem], seed: int, cursor: int = 0) -> None:
+        self.problems = list(problems)
+        self.seed = seed
+        self.cursor = cursor
+
+    def _order(self, epoch: int) -> list[int]:
+        order = list(range(len(self.problems)))
+        random.Random(self.seed * 7_919 + epoch).shuffle(order)
+        return order
+
+    def take(self, k: int) -> list[Problem]:
+        out = []
+        for _ in range(k):
+            epoch, index = divmod(self.cursor, len(self.problems))
+            out.append(self.problems[self._order(epoch)[index]])
+            self.cursor += 1
+        return out
+
+
+def to_samples(results: Sequence[TreeResult], config: Config) -> tuple[list[Sample], int]:
+    """Credit assignment over finished trees -> training samples, and the number of nodes kept
+    after dynamic filtering."""
+    records = [record for result in results for record in result.records]
+    independent = config.train.mode == "grpo"
+    max_len = max(agent.max_new_tokens for agent in config.agents)
+    credits = assign_credit(records, config.credit, max_len=max_len, independent=independent)
+    credits = filter_groups(credits, config.credit)
+    completions = {
+        (result.tree_id, node.id): node.payload.completion
+        for result in results
+        for node in result.state.nodes.values()
+        if node.payload is not None
+    }
+    samples = []
+    for credit in credits:
+        completion = completions.get((credit.tree_id, credit.node_id))
+        if completion is None or not completion.response_ids:
+            continue
+        samples.append(
+            Sample(
+                agent_id=credit.agent_id,
+                prompt_ids=list(completion.prompt_ids),
+                response_ids=list(completion.response_ids),
+                rollout_logprobs=list(completion.logprobs),
+                advantage=credit.advantage,
+                reward=credit.reward,
+                group=credit.tree_id,
+            )
+        )
+    return samples, len(credits)
+
+
+class Trainer:
+    """Owns the agents (models, engines, learners), the sandbox and the run directory."""
+
+    def __init__(self, config: Config, run_dir: Path) -> None:
+        self.config = config
+        self.run_dir = run_dir
+        self.names = [config.agent_name(i) for i in range(len(config.agents))]
+        for agent in config.agents:
+            if agent.trainable and agent.backend == "openai":
+                raise UserError(
+                    f"agent {agent.name or agent.model!r}: backend 'openai' returns no token ids "
+                    "and cannot be trained; set trainable: false"
+                )
+        train = config.train
+        self.problems = load_problems(
+            config.data.train, split=config.data.train_split, limit=config.data.limit
+        )
+        self.eval_problems = load_problems(config.data.eval, limit=config.data.eval_limit)
+        if not self.problems:
+            raise UserError(f"data.train {config.data.train!r} has no problems in that split")
+        self.learners: list[Learner | None] = []
+        trainable: dict[int, tuple[Any, Any]] = {}
+        total_updates = train.steps * train.updates_per_step
+        for i, agent in enumerate(config.agents):
+            if not agent.trainable:
+                self.learners.append(None)
+                continue
+            model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
+            learner = Learner(
+                model,
+                tokenizer,
+                agent,
+                train,
+                config.loss,
+                total_updates=total_updates,
+                seed=config.seed + i,
+            )
+            self.learners.append(learner)
+            trainable[i] = (learner.model, tokenizer)
+        self.policies: list[Policy] = load_policies(
+            config.agents, seed=config.seed, models=trainable
+        )
+        self.stream = ProblemStream(self.problems, config.seed)
+        self.step = 0
+
+    def _search_config(self, evaluation: bool) -> SearchConfig:
+        search = self.config.search
+        if self.config.train.mode == "grpo":
+            search = dataclasses.replace(
+                search, algo="sampling", budget=self.config.train.samples_per_problem
+            )
+        if evaluation:
+            search = dataclasses.replace(search, budget=self.config.train.eval_budget)
+        return search
+
+    # ------------------------------------------------------------------ one step
+
+    def train_step(
+        self, orchestrator: Orchestrator, loop: asyncio.AbstractEventLoop
+    ) -> dict[str, Any]:
+        config, step = self.config, self.step
+        metrics: dict[str, Any] = {"step": step + 1}
+        started = time.perf_counter()
+        before = dataclasses.replace(orchestrator.stats)
+
+        # 1. sample problems and grow one tree (or group of independent samples) per problem
+        results: list[TreeResult] = []
+        samples: list[Sample] = []
+        kept = 0
+        for round_ in range(config.train.max_rollout_rounds):
+            problems = self.stream.take(config.train.problems_per_step)
+            seed = config.seed * 1_000_003 + step * 1_009 + round_ * 101
+            round_results = loop.run_until_complete(
+                orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{round_}/")
+            )
+            results += round_results
+            # 2. credit assignment and dynamic filtering -> per-agent samples
+            round_samples, round_kept = to_samples(round_results, config)
+            samples += round_samples
+            kept += round_kept
+            if self._batches_full(samples):
+                break
+        self._save_trees(results, step + 1)
+
+        # 3. update each trainable agent on the nodes it wrote, then push weights to its engine
+        t_learn = time.perf_counter()
+        sync_s = 0.0
+        for agent_id, learner in enumerate(self.learners):
+            if learner is None:
+                continue
+            mine = [s for s in samples if s.agent_id == agent_id]
+            stats = learner.update(mine)
+            t_sync = time.perf_counter()
+            self._sync(agent_id, learner)
+            sync_s += time.perf_counter() - t_sync
+            for key, value in stats.items():
+                metrics[f"{key}/{self.names[agent_id]}"] = value
+        learn_s = time.perf_counter() - t_learn - sync_s
+
+        # 4. log
+        records = [r for result in results for r in result.records]
+        summary = summarize(results, self.names)
+        stats = orchestrator.stats
+        metrics.update(
+            {
+                "train/reward/mean": _mean([r.reward for r in records]),
+                "train/pass_rate": _mean([float(r.passed) for r in records]),
+                "train/pass@n": summary["pass@n"],
+                "train/nodes": len(records),
+                "train/kept": kept,
+                "train/samples": len(samples),
+                "time/generate": stats.generate_s - before.generate_s,
+                "time/execute": stats.execute_s - before.execute_s,
+                "time/learn": learn_s,
+                "time/sync": sync_s,
+                "tokens/generated": stats.tokens - before.tokens,
+            }
+        )
+        for agent_id, name in enumerate(self.names):
+            rewards = [r.reward for r in records if r.agent_id == agent_id]
+            metrics[f"train/reward/{name}"] = _mean(rewards)
+            metrics[f"train/share/{name}"] = summary["agents"][name]["share"]
+        metrics["time/step"] = time.perf_counter() - started
+        return metrics
+
+    def _sync(self, agent_id: int, learner: Learner) -> None:
+        """Push the learner's weights to the agent's engine. The in-process `hf` engine generates
+        with the learner's own model object, so there is nothing to copy."""
+        policy: Any = self.policies[agent_id]
+        if self.config.agents[agent_id].backend == "hf":
+            policy.sync_weights()
+        else:
+            policy.sync_weights(learner.merged_state_dict())
+
+    def _batches_full(self, samples: Sequence[Sample]) -> bool:
+        need = self.config.train.min_samples_per_agent
+        return all(
+            learner is None or sum(s.agent_id == i for s in samples) >= need
+            for i, learner in enumerate(self.learners)
+        )
+
+    def _save_trees(self, results: Sequence[TreeResult], step: int) -> None:
+        if not self.config.output.save_trees:
+            return
+        import json
+
+        folder = self.run_dir / "trees"
+        folder.mkdir(exist_ok=True)
+        with open(folder / f"step_{step:05d}.jsonl", "w") as handle:
+            for result in results:
+                for record in result.records:
+                    handle.write(json.dumps(record.to_json()) + "\n")
+
+    def evaluate(
+        self, orchestrator: Orchestrator, loop: asyncio.AbstractEventLoop
+    ) -> dict[str, float]:
+        """Pass@1, Pass@1(MCTS) and Pass@N on the fixed evaluation set (same seed every time)."""
+        results = loop.run_until_complete(
+            orchestrator.run(self.eval_problems, seed=self.config.seed + 999_983, prefix="eval/")
+        )
+        summary = summarize(results, self.names)
+        return {f"eval/{k}": summary[k] for k in ("pass@1", "pass@1_mcts", "pass@n")}
+
+    # ------------------------------------------------------------------ checkpoints
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "cursor": self.stream.cursor,
+            "learners": [lr.state_dict() if lr else None for lr in self.learners],
+            "rng": checkpoint.rng_state(),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.step = state["step"]
+        self.stream.cursor = state["cursor"]
+        for learner, saved in zip(self.learners, state["learners"], strict=True):
+            if learner is not None:
+                learner.load_state_dict(saved)
+        for agent_id, learner in enumerate(self.learners):
+            if learner is not None:
+                self._sync(agent_id, learner)
+        checkpoint.set_rng_state(state["rng"])
+
+    # ------------------------------------------------------------------ the run
+
+    def fit(self, on_step: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        config = self.config
+        logger = MetricsLogger(
+            self.run_dir,
+            tensorboard=config.output.tensorboard,
+            wandb_project=config.output.wandb_project,
+        )
+        logger.truncate_after(self.step)
+        loop = asyncio.new_event_loop()
+        last: dict[str, Any] = {}
+        try:
+            with Sandbox(config.sandbox) as sandbox:
+                train_rollout = self._orchestrator(sandbox, evaluation=False)
+                eval_rollout = self._orchestrator(sandbox, evaluation=True)
+                if self.step == 0:
+                    base = {"step": 0, **self.evaluate(eval_rollout, loop)}
+                    logger.log(base)
+                    last.update(base)
+                    if on_step:
+                        on_step(base)
+                while self.step < config.train.steps:
+                    metrics = self.train_step(train_rollout, loop)
+                    self.step += 1
+                    every = config.train.eval_every
+                    if self.step == config.train.steps or (every and self.step % every == 0):
+                        t0 = time.perf_counter()
+                        metrics.update(self.evaluate(eval_rollout, loop))
+                        metrics["time/eval"] = time.perf_counter() - t0
+                    logger.log(metrics)
+                    last.update(metrics)
+                    every = config.train.checkpoint_every
+                    if self.step == config.train.steps or (every and self.step % every == 0):
+                        checkpoint.save(self.run_dir, self.step, self.state_dict())
+                    if on_step:
+                        on_step(metrics)
+        finally:
+            # end the engines' queue workers inside the loop before closing it
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            for policy in self.policies:
+                policy.close()
+            loop.close()
+            logger.close()
+        return last
+
+    def _orchestrator(self, sandbox: Sandbox, evaluation: bool) -> Orchestrator:
+        return Orchestrator(
+            self.policies,
+            self.config.agents,
+            sandbox,
+            self._search_config(evaluation),
+            reward=self.config.credit.reward,
+        )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0

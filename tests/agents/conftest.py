@@ -1,0 +1,28 @@
+"""Fixtures for agents tests: the tiny-random model built once into a temporary cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mars2 import paths
+
+
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Point mars2's cache at a temporary folder for the whole session."""
+    cache = tmp_path_factory.mktemp("mars2-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(paths, "cache_dir", lambda: cache)
+        yield cache
+
+
+@pytest.fixture(scope="session")
+def tiny(model_cache: Path) -> tuple[Any, Any]:
+    """(model, tokenizer) of tiny-random, float32 on CPU."""
+    from mars2.agents.models import load_model
+
+    return load_model("tiny-random", device="cpu")

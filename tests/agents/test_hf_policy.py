@@ -1,0 +1,152 @@
+"""The hf backend on tiny-random: batching, exact log-probs, seeding, EOS, lengths, weight sync."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any
+
+import pytest
+import torch
+
+from mars2.agents.hf import HFPolicy
+from mars2.agents.sampling import token_logprobs
+from mars2.config import AgentConfig
+from mars2.types import Completion
+
+AGENT = AgentConfig(model="tiny-random", max_new_tokens=12, max_batch_size=8, temperature=0.7)
+
+
+def chat(i: int) -> list[dict[str, str]]:
+    return [
+        {"role": "system", "content": "You are a coder."},
+        {"role": "user", "content": f"Problem {i}: return the sum of the even numbers" + " x" * i},
+    ]
+
+
+def run_many(policy: HFPolicy, n: int, seeds: list[int | None] | None = None) -> list[Completion]:
+    seeds = seeds or [None] * n
+
+    async def main() -> list[Completion]:
+        return await asyncio.gather(
+            *(policy.generate(chat(i), seed=s) for i, s in enumerate(seeds))
+        )
+
+    return asyncio.run(main())
+
+
+def test_concurrent_requests_share_batches(tiny: tuple[Any, Any]) -> None:
+    policy = HFPolicy(AGENT, *tiny)
+    outs = run_many(policy, 8)
+    stats = policy.stats()
+    assert len(outs) == 8 and all(o.response_ids for o in outs)
+    assert stats["batches"] == 1 and stats["mean_batch_size"] == 8
+    assert stats["requests"] == 8
+    assert stats["tokens_generated"] == sum(o.response_len for o in outs)
+    policy.close()
+
+
+def test_batches_are_capped_at_max_batch_size(tiny: tuple[Any, Any]) -> None:
+    policy = HFPolicy(dataclasses.replace(AGENT, max_batch_size=3), *tiny)
+    run_many(policy, 7)
+    assert policy.stats()["batches"] == 3  # 3 + 3 + 1
+    policy.close()
+
+
+@pytest.mark.parametrize("top_p", [1.0, 0.8])
+def test_logprobs_match_a_plain_forward_pass(tiny: tuple[Any, Any], top_p: float) -> None:
+    model, tokenizer = tiny
+    policy = HFPolicy(dataclasses.replace(AGENT, top_p=top_p), model, tokenizer)
+    outs = run_many(policy, 4)  # prompts of different lengths: left padding is exercised
+    for out in outs:
+        ids = torch.tensor([*out.prompt_ids, *out.response_ids])
+        with torch.no_grad():
+            logits = model(input_ids=ids[None]).logits[0]
+        n = len(out.prompt_ids)
+        ref = token_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
+        assert torch.allclose(torch.tensor(out.logprobs), ref, atol=1e-4)
+    policy.close()
+
+
+def test_same_seed_same_output_whatever_the_batch(tiny: tuple[Any, Any]) -> None:
+    policy = HFPolicy(AGENT, *tiny)
+    alone = run_many(policy, 1, [7])[0]
+    in_batch = run_many(policy, 3, [7, 8, 9])
+    assert in_batch[0].response_ids == alone.response_ids
+    assert in_batch[1].response_ids != in_batch[0].response_ids
+    policy.close()
+
+
+def test_unseeded_requests_repeat_in_the_same_order(tiny: tuple[Any, Any]) -> None:
+    first, second = HFPolicy(AGENT, *tiny, seed=3), HFPolicy(AGENT, *tiny, seed=3)
+    assert [o.response_ids for o in run_many(first, 4)] == [
+        o.response_ids for o in run_many(second, 4)
+    ]
+    other = HFPolicy(AGENT, *tiny, seed=4)
+    assert (
+        run_many(other, 1)[0].response_ids
+        != run_many(HFPolicy(AGENT, *tiny, seed=3), 1)[0].response_ids
+    )
+
+
+def test_max_new_tokens_is_respected(tiny: tuple[Any, Any]) -> None:
+    policy = HFPolicy(dataclasses.replace(AGENT, max_new_tokens=5), *tiny)
+    for out in run_many(policy, 4):
+        assert out.response_len <= 5
+        assert (out.finish_reason == "length") == (
+            out.response_len == 5 and out.response_ids[-1] != 2
+        )
+    policy.close()
+
+
+def test_stops_on_eos(tiny: tuple[Any, Any]) -> None:
+    model, tokenizer = tiny
+    eos = tokenizer.eos_token_id
+    biased = torch.nn.Linear(model.lm_head.in_features, model.lm_head.out_features, bias=True)
+    with torch.no_grad():
+        biased.weight.copy_(model.lm_head.weight)
+        biased.bias.zero_()
+        biased.bias[eos] = 4.5  # about half of the steps end on EOS
+    original = model.lm_head
+    model.lm_head = biased
+    try:
+        policy = HFPolicy(dataclasses.replace(AGENT, max_new_tokens=30), model, tokenizer)
+        outs = run_many(policy, 8)
+    finally:
+        model.lm_head = original
+    for out in outs:
+        assert out.finish_reason == "stop"
+        assert out.response_ids[-1] == eos and eos not in out.response_ids[:-1]
+        assert len(out.logprobs) == out.response_len
+        assert "<|im_end|>" not in out.text
+    assert max(o.response_len for o in outs) > 1  # rows finished at different steps
+
+
+def test_sync_weights_copies_a_state_dict(tiny: tuple[Any, Any]) -> None:
+    model, tokenizer = tiny
+    policy = HFPolicy(AGENT, model, tokenizer)
+    before = run_many(policy, 1, [11])[0]
+    policy.sync_weights(None)  # shared model object: nothing to do
+    saved = {k: v.clone() for k, v in model.state_dict().items()}
+    changed = {k: v * 1.5 if k.endswith("q_proj.weight") else v for k, v in saved.items()}
+    try:
+        policy.sync_weights(changed)
+        after = run_many(policy, 1, [11])[0]
+    finally:
+        model.load_state_dict(saved)
+    assert after.logprobs != before.logprobs
+    with pytest.raises(ValueError, match="unknown parameter"):
+        policy.sync_weights({"no.such.weight": torch.zeros(1)})
+    policy.close()
+
+
+def test_generation_leaves_training_mode_alone(tiny: tuple[Any, Any]) -> None:
+    model, tokenizer = tiny
+    policy = HFPolicy(AGENT, model, tokenizer)
+    model.train()
+    try:
+        run_many(policy, 1)
+        assert model.training
+    finally:
+        model.eval()
+    policy.close()

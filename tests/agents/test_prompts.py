@@ -1,0 +1,99 @@
+"""Prompts: the generate and refine messages carry what design.md §4 says (and no hidden test);
+unknown roles are user errors; code extraction picks the last parsing block with fallbacks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from mars2.agents.prompts import ROLES, extract_code, generate_messages, refine_messages
+from mars2.errors import UserError
+from mars2.types import Problem, TestCase
+
+PROBLEM = Problem(
+    id="sum-evens",
+    statement="Return the sum of the even numbers in xs.",
+    test_style="functional",
+    public_tests=(TestCase([[1, 2, 3, 4]], 6),),
+    private_tests=(TestCase([[7, 70]], 70),),
+    starter_code="def sum_evens(xs):\n",
+    fn_name="sum_evens",
+)
+FEEDBACK = "test 1: input [[1, 2, 3, 4]] expected 6, got 10"
+
+
+def test_generate_messages_carry_statement_signature_and_answer_format() -> None:
+    system, user = generate_messages(PROBLEM)
+    assert system == {"role": "system", "content": ROLES["coder"]}
+    assert user["role"] == "user"
+    text = user["content"]
+    assert PROBLEM.statement in text
+    assert "```python\ndef sum_evens(xs):\n```" in text
+    assert "one ```python block" in text
+    assert "70" not in text  # never a hidden test
+    assert len(text) < 300  # short: a 135M model with a 2k context reads it
+
+
+def test_refine_messages_carry_previous_code_and_feedback() -> None:
+    code = "def sum_evens(xs):\n    return sum(xs)\n"
+    system, user = refine_messages(PROBLEM, code, FEEDBACK, role="debugger")
+    assert system["content"] == ROLES["debugger"]
+    text = user["content"]
+    for part in (PROBLEM.statement, "def sum_evens(xs):\n```", code.strip(), FEEDBACK):
+        assert part in text
+    assert text.index(code.strip()) < text.index(FEEDBACK)
+    assert text.endswith("one ```python block.")
+
+
+@pytest.mark.parametrize(
+    ("style", "starter", "fn_name", "expected"),
+    [
+        ("stdin", "", None, "Read from stdin"),
+        ("functional", "", "solve", "Write a function `solve`"),
+        ("assert", "def f(x):\n", None, "Complete the code:"),
+    ],
+)
+def test_task_line_per_test_style(
+    style: str, starter: str, fn_name: str | None, expected: str
+) -> None:
+    problem = Problem("p", "Do it.", style, (), starter_code=starter, fn_name=fn_name)  # type: ignore[arg-type]
+    assert expected in generate_messages(problem)[1]["content"]
+
+
+def test_system_prompt_override_and_unknown_role() -> None:
+    assert generate_messages(PROBLEM, system_prompt="Be brief.")[0]["content"] == "Be brief."
+    with pytest.raises(UserError, match="coder"):
+        generate_messages(PROBLEM, role="wizard")
+    assert {"coder", "debugger", "planner"} <= set(ROLES)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Here:\n```python\ndef f():\n    return 1\n```\nDone.", "def f():\n    return 1\n"),
+        # the last block that parses wins; a broken last block falls back to the one before
+        ("```python\nx = 1\n```\n```python\nx = 2\n```", "x = 2\n"),
+        ("```python\nx = 1\n```\n```python\nx = (\n```", "x = 1\n"),
+        # untagged and `py` blocks count; other languages do not
+        ("```\ny = 3\n```", "y = 3\n"),
+        ("```py\ny = 4\n```\n```text\nnot code at all\n```", "y = 4\n"),
+        # a response cut at max tokens: keep the part that parses
+        ("```python\ndef f():\n    return 1\n\ndef g(", "def f():\n    return 1\n"),
+        # no fence: the whole text, or the code from the first line that looks like Python
+        ("def f():\n    return 2", "def f():\n    return 2\n"),
+        ("Sure! Here it is.\ndef f():\n    return 3\nHope it helps", "def f():\n    return 3\n"),
+        # nothing parses: the last block as is, so the sandbox reports the syntax error
+        ("```python\nx = (\n```", "x = (\n"),
+        ("", ""),
+    ],
+)
+def test_extract_code(text: str, expected: str) -> None:
+    assert extract_code(text) == expected
+
+
+def test_prompts_module_does_not_import_torch() -> None:
+    code = "import sys, mars2.agents.prompts; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

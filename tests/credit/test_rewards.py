@@ -1,0 +1,33 @@
+"""Raw rewards and the DAPO soft overlong penalty."""
+
+from __future__ import annotations
+
+import pytest
+from credit_records import node
+
+from mars2.credit import overlong_penalty, raw_reward
+
+
+def test_raw_reward_kinds() -> None:
+    record = node(0, None, 0.75, passed=True)
+    assert raw_reward(record, "binary") == 1.0
+    assert raw_reward(record, "fraction") == 0.75
+    assert raw_reward(node(0, None, 1.0, passed=False), "binary") == 0.0
+    with pytest.raises(ValueError):
+        raw_reward(record, "other")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("length", "expected"),
+    # L_max = 100, B = 20, f = 1: no penalty up to 80 tokens, linear to 1 at 100, capped after
+    [(0, 0.0), (80, 0.0), (81, 0.05), (90, 0.5), (100, 1.0), (130, 1.0)],
+)
+def test_overlong_penalty(length: int, expected: float) -> None:
+    assert overlong_penalty(length, 100, 20, 1.0) == pytest.approx(expected)
+
+
+def test_overlong_penalty_off_and_invalid() -> None:
+    assert overlong_penalty(500, 100, 0, 1.0) == 0.0
+    assert overlong_penalty(90, 100, 20, 2.0) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="exceeds"):
+        overlong_penalty(90, 10, 20, 1.0)

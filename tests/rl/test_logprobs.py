@@ -1,0 +1,126 @@
+"""Chunked per-token log-probs equal the plain full-vocabulary computation, without keeping it."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch import nn
+from transformers import LlamaConfig, LlamaForCausalLM
+
+from mars2.rl import token_logprobs
+
+VOCAB = 1009  # larger than every activation, so saved logits would stand out
+
+
+@pytest.fixture(scope="module")
+def model() -> LlamaForCausalLM:
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=VOCAB,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+    )
+    return LlamaForCausalLM(config).eval()
+
+
+def reference(model: nn.Module, ids: torch.Tensor, mask: torch.Tensor, temp: float) -> torch.Tensor:
+    """log_softmax over the full [B, T, V] logits, then pick the next token."""
+    position_ids = (mask.cumsum(-1) - 1).clamp(min=0)
+    logits = model(input_ids=ids, attention_mask=mask, position_ids=position_ids).logits
+    logp = (logits[:, :-1].float() / temp).log_softmax(-1)
+    picked = logp.gather(-1, ids[:, 1:, None]).squeeze(-1)
+    return picked * mask[:, 1:]
+
+
+def inputs(seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    gen = torch.Generator().manual_seed(seed)
+    ids = torch.randint(0, VOCAB, (3, 13), generator=gen)
+    mask = torch.ones_like(ids)
+    mask[1, -4:] = 0  # right padding
+    mask[2, :3] = 0  # left padding
+    return ids, mask
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 12, 64])
+@pytest.mark.parametrize("temp", [1.0, 0.7])
+def test_chunked_equals_full_log_softmax(model: LlamaForCausalLM, chunk: int, temp: float) -> None:
+    ids, mask = inputs()
+    with torch.no_grad():
+        got = token_logprobs(model, ids, mask, temperature=temp, chunk_size=chunk)
+        want = reference(model, ids, mask, temp)
+    assert got.shape == (3, 12) and got.dtype == torch.float32
+    assert torch.allclose(got, want, atol=1e-5)
+    assert (got[1, -4:] == 0).all() and (got[2, :2] == 0).all()
+
+
+def test_gradients_match_and_logits_are_not_kept(model: LlamaForCausalLM) -> None:
+    ids, mask = inputs(1)
+    weights = torch.randn(3, 12)
+    saved: list[int] = []
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        saved.append(t.numel())
+        return t
+
+    model.zero_grad()
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        got = token_logprobs(model, ids, mask, chunk_size=4)
+    (got * weights).sum().backward()
+    ours = [p.grad.clone() for p in model.parameters()]  # type: ignore[union-attr]
+    # the forward kept nothing the size of one chunk's logits, let alone the full [B, T, V]
+    assert max(saved) < 3 * 4 * VOCAB
+
+    model.zero_grad()
+    saved.clear()
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        want = reference(model, ids, mask, 1.0)
+    assert max(saved) >= 3 * 12 * VOCAB  # the plain computation does keep full logits
+    (want * weights).sum().backward()
+    for a, p in zip(ours, model.parameters(), strict=True):
+        assert torch.allclose(a, p.grad, atol=1e-5)  # type: ignore[arg-type]
+
+
+class LogitsOnly(nn.Module):
+    """A model that only returns logits (no get_decoder): the fallback path."""
+
+    def __init__(self, inner: LlamaForCausalLM) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, **kwargs: torch.Tensor) -> object:
+        return self.inner(**kwargs)
+
+
+def test_models_without_a_separate_head_use_full_logits(model: LlamaForCausalLM) -> None:
+    ids, mask = inputs(2)
+    with torch.no_grad():
+        got = token_logprobs(LogitsOnly(model), ids, mask, chunk_size=3)
+        want = reference(model, ids, mask, 1.0)
+    assert torch.allclose(got, want, atol=1e-5)
+
+
+def test_peft_wrapped_model(model: LlamaForCausalLM) -> None:
+    peft = pytest.importorskip("peft")
+    lora = peft.get_peft_model(
+        LlamaForCausalLM(model.config),
+        peft.LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]),
+    )
+    ids, mask = inputs(3)
+    got = token_logprobs(lora, ids, mask, chunk_size=5)
+    with torch.no_grad():
+        want = reference(lora, ids, mask, 1.0)
+    assert torch.allclose(got.detach(), want, atol=1e-5)
+    got.sum().backward()
+    grads = [p.grad for n, p in lora.named_parameters() if "lora_" in n]
+    assert grads and all(g is not None and torch.isfinite(g).all() for g in grads)
+
+
+def test_bad_temperature() -> None:
+    with pytest.raises(ValueError, match="temperature"):
+        token_logprobs(
+            nn.Linear(1, 1), torch.zeros(1, 2, dtype=torch.long), torch.ones(1, 2), temperature=0
+        )

@@ -1,0 +1,68 @@
+"""The orchestrator with scripted agents, the real sandbox and the real search."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from rollout_fakes import RIGHT, SUM_EVENS, WRONG, ScriptedPolicy, refines_to_right
+
+from mars2.config import AgentConfig, SandboxConfig, SearchConfig
+from mars2.rollout import Orchestrator
+from mars2.rollout.summary import summarize
+from mars2.sandbox import Sandbox
+
+
+@pytest.fixture(scope="module")
+def sandbox():  # type: ignore[no-untyped-def]
+    with Sandbox(SandboxConfig(workers=2, timeout_s=2.0)) as box:
+        yield box
+
+
+def grow(sandbox, policies, search: SearchConfig, n_problems: int = 1):  # type: ignore[no-untyped-def]
+    agents = [AgentConfig(model="scripted", role="coder") for _ in policies]
+    orchestrator = Orchestrator(policies, agents, sandbox, search, reward="binary")
+    problems = [SUM_EVENS] * n_problems
+    return orchestrator, asyncio.run(orchestrator.run(problems, seed=3))
+
+
+def test_refinement_chain_fixes_the_bug(sandbox) -> None:  # type: ignore[no-untyped-def]
+    policy = ScriptedPolicy("a", refines_to_right)
+    orchestrator, (result,) = grow(sandbox, [policy], SearchConfig(algo="refine", budget=3))
+    records = result.records
+    assert [r.parent_id for r in records] == [None, records[0].node_id, records[1].node_id]
+    assert records[0].code == WRONG and not records[0].passed
+    assert records[0].score == pytest.approx(1 / 3)  # only sum([]) = 0 is right
+    assert "5" in records[0].feedback  # public failing input is shown to the refiner
+    assert records[1].code == RIGHT and records[1].passed and records[1].score == 1.0
+    assert records[1].reward == 1.0 and records[0].reward == 0.0
+    # the refine prompt carried the previous code and its feedback
+    assert "return sum(xs)" in "\n".join(m["content"] for m in policy.calls[1])
+    assert orchestrator.stats.nodes == 3 and orchestrator.stats.tokens == 12
+    summary = summarize([result], ["a"])
+    assert (summary["pass@1"], summary["pass@1_mcts"], summary["pass@n"]) == (0.0, 1.0, 1.0)
+
+
+def test_many_trees_two_agents_budget_respected(sandbox) -> None:  # type: ignore[no-untyped-def]
+    good = ScriptedPolicy("good", lambda m: RIGHT)
+    bad = ScriptedPolicy("bad", lambda m: WRONG)
+    search = SearchConfig(budget=6, parallel_expansions=2, trees_in_flight=3)
+    _, results = grow(sandbox, [good, bad], search, n_problems=4)
+    assert len(results) == 4
+    assert all(len(r.records) == 6 for r in results)
+    assert len({r.tree_id for r in results}) == 4  # a repeated problem still gets its own tree
+    for result in results:
+        for record in result.records:
+            assert record.passed == (record.agent_id == 0)
+    summary = summarize(results, ["good", "bad"])
+    assert summary["pass@n"] == 1.0 and summary["pass@1_mcts"] == 1.0
+    assert summary["agents"]["good"]["share"] + summary["agents"]["bad"]["share"] == 1.0
+
+
+def test_same_seed_same_trees(sandbox) -> None:  # type: ignore[no-untyped-def]
+    def tree_shape():  # type: ignore[no-untyped-def]
+        policies = [ScriptedPolicy("a", refines_to_right), ScriptedPolicy("b", lambda m: WRONG)]
+        _, (result,) = grow(sandbox, policies, SearchConfig(budget=5))
+        return [(r.node_id, r.parent_id, r.agent_id, r.score) for r in result.records]
+
+    assert tree_shape() == tree_shape()

@@ -50,3 +50,14 @@ def test_doctor_runs() -> None:
     out = run("doctor")
     assert out.returncode == 0
     assert "sandbox isolation" in out.stdout and "torch" in out.stdout
+
+
+def test_overrides_may_follow_flags(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["config", "show", "search.budget=7", "--debug", "search.algo=refine"]) == 0
+    shown = yaml.safe_load(capsys.readouterr().out)["search"]
+    assert (shown["budget"], shown["algo"]) == (7, "refine")
+
+
+def test_unknown_flag_is_a_usage_error() -> None:
+    out = run("config", "show", "--bogus")
+    assert out.returncode == 2 and "--bogus" in out.stderr

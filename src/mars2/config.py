@@ -162,6 +162,12 @@ class SandboxConfig:
         _check(self.max_output_bytes >= 1024, "max_output_bytes", self.max_output_bytes, ">= 1024")
         _check(self.feedback_chars >= 100, "feedback_chars", self.feedback_chars, "must be >= 100")
         _check(0 <= self.max_infra_rate <= 1, "max_infra_rate", self.max_infra_rate, "in [0, 1]")
+        _check(
+            self.isolation in ("auto", "bwrap", "unshare", "rlimit"),
+            "isolation",
+            self.isolation,
+            "one of auto, bwrap, unshare, rlimit",
+        )
 
 
 @dataclass(frozen=True)

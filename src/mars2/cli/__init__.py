@@ -38,7 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # `key=value` overrides may come after flags too (`--out X search.budget=4`): argparse stops
+    # a positional list at the first flag, so collect the rest here.
+    args, extra = parser.parse_known_args(argv)
+    stray = [t for t in extra if t.startswith("-") or "=" not in t]
+    if stray or (extra and not hasattr(args, "overrides")):
+        parser.error(f"unrecognized arguments: {' '.join(stray or extra)}")
+    if extra:
+        args.overrides = [*(args.overrides or []), *extra]
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -13,18 +13,23 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from mars2.agents.prompts import extract_code
 from mars2.cli.common import add_common, load
 from mars2.errors import UserError
-from mars2.extract import extract_code
+from mars2.problems import load_problems
 from mars2.sandbox import Sandbox
-from mars2.types import TEST_STYLES, ExecResult, Problem, TestCase
+from mars2.types import ExecResult, Problem
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "check", help="Grade solutions (JSONL) against problems in the sandbox."
     )
-    parser.add_argument("problems", metavar="PROBLEMS", help="Problems JSONL (design.md §10).")
+    parser.add_argument(
+        "problems",
+        metavar="PROBLEMS",
+        help="Problems: a JSONL file (design.md §10) or a set name (docs/problems.md).",
+    )
     parser.add_argument(
         "solutions",
         metavar="SOLUTIONS",
@@ -57,48 +62,6 @@ def _rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
     return rows
 
 
-def _tests(raw: Any, style: str, where: str) -> tuple[TestCase, ...]:
-    if not isinstance(raw, list):
-        raise UserError(f"{where}: expected a list of tests")
-    tests = []
-    for k, test in enumerate(raw):
-        if not isinstance(test, dict):
-            raise UserError(f"{where}[{k}]: expected an object")
-        if style == "assert":
-            if not isinstance(test.get("test"), str):
-                raise UserError(f"{where}[{k}]: an assert test needs a 'test' program")
-            tests.append(TestCase(test=test["test"]))
-        else:
-            if "input" not in test or "output" not in test:
-                raise UserError(f"{where}[{k}]: needs 'input' and 'output'")
-            tests.append(TestCase(input=test["input"], output=test["output"]))
-    return tuple(tests)
-
-
-def read_problems(path: Path) -> dict[str, Problem]:
-    """Problems by id from a design.md §10 JSONL file (a minimal reader)."""
-    problems: dict[str, Problem] = {}
-    for number, record in _rows(path):
-        where = f"{path}:{number}"
-        style = record.get("test_style")
-        if style not in TEST_STYLES:
-            raise UserError(f"{where}: test_style must be one of {', '.join(TEST_STYLES)}")
-        if not isinstance(record.get("id"), str):
-            raise UserError(f"{where}: 'id' must be a string")
-        if style == "functional" and not isinstance(record.get("fn_name"), str):
-            raise UserError(f"{where}: a functional problem needs 'fn_name'")
-        problems[record["id"]] = Problem(
-            id=record["id"],
-            statement=str(record.get("statement", "")),
-            test_style=style,
-            public_tests=_tests(record.get("public_tests", []), style, f"{where}: public_tests"),
-            private_tests=_tests(record.get("private_tests", []), style, f"{where}: private_tests"),
-            starter_code=str(record.get("starter_code") or ""),
-            fn_name=record.get("fn_name"),
-        )
-    return problems
-
-
 def read_solutions(path: Path, problems: dict[str, Problem]) -> list[dict[str, Any]]:
     """Solution rows with their code; unknown problems and rows without code are user errors."""
     out = []
@@ -127,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, workers=args.workers)
     if args.timeout is not None:
         config = dataclasses.replace(config, timeout_s=args.timeout, cpu_s=args.timeout)
-    problems = read_problems(Path(args.problems))
+    problems = {p.id: p for p in load_problems(args.problems)}
     solutions = read_solutions(Path(args.solutions), problems)
     with Sandbox(config) as sandbox:
         jobs = [(s["code"], problems[s["problem_id"]], args.tests) for s in solutions]

@@ -3,14 +3,19 @@
     with Sandbox(SandboxConfig(workers=2)) as sandbox:
         result = sandbox.run(code, problem, "public")   # ExecResult: verdicts + feedback
 
-Process tree (one per worker; `_runtime.py` is everything that runs inside):
+Process tree (one per worker; the `runtime` subpackage is everything that runs inside):
 
     host (Sandbox, compares outputs)          holds expected outputs; they never leave it
-      └─ bwrap ─ zygote (python -I -S)        warm interpreter, common modules preloaded
-           └─ judge (one per run)             receives the test inputs / test programs
-                ├─ spawner                    forked BEFORE the judge reads any test data
-                │    └─ candidate (per load)  runs the untrusted code, answers calls
-                └─ (talks to the candidate over a socketpair, drains its stdout/stderr)
+      └─ bwrap ─ zygote (python -I -S, pid 1) warm interpreter, common modules preloaded;
+           │                                  never holds code or tests
+           ├─ judge (one per run)             reads the code and the test inputs / programs,
+           │                                  drives the candidate over a socketpair and
+           │                                  drains its stdout/stderr
+           └─ candidate (per load)            forked by the zygote on the judge's request,
+                                              gets its code from the judge, runs it
+
+The host writes a run as three frames at once (header, code, tests); the zygote reads only the
+header, the judge the code and the tests.
 
 What is isolated (level `bwrap`, the default where bubblewrap works):
 - Namespaces: user, pid, net, ipc, uts, mount, cgroup. No network at all (a fresh net
@@ -44,12 +49,14 @@ Why a verdict cannot be forged:
   `os._exit(0)` or kills itself before (or during) a test gets `error` for it, never `pass`.
 - The processes that hold test data are not dumpable (PR_SET_DUMPABLE=0): the candidate, with
   the same uid, cannot ptrace them, read their memory or open their file descriptors through
-  /proc. The candidate's memory is a copy of the spawner's, forked before the judge read the
-  tests, so `gc`, frames or a raw memory scan cannot find test programs or inputs of this run
-  (the zygote never receives test data at all). The candidate can kill the judge, the spawner
-  or the zygote: that ends the run with `error` verdicts and a fresh worker.
+  /proc. The candidate's memory is a copy of the zygote's, which never receives code or tests,
+  so `gc`, frames or a raw memory scan find neither the test programs and inputs of this run
+  nor anything of earlier runs. The candidate can kill the judge (the run ends with `error`
+  verdicts), not the zygote: as pid 1 of its namespace it ignores signals sent from inside it.
 
 What is NOT isolated, or weaker:
+- Candidates see the standard library only (`python -I -S`: no site-packages, so no numpy),
+  and the environment is empty.
 - `assert` programs run in the judge and call the candidate through proxies, so arguments and
   return values must be plain data: a test that passes a lambda, checks a returned object's
   identity or relies on in-place mutation of an argument is reported as failing.

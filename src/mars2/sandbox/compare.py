@@ -80,6 +80,7 @@ def feedback(
 ) -> str:
     """Refinement feedback for the failing tests among `tests` (the ones that were run)."""
     parts: list[str] = []
+    seen: dict[str, int] = {}  # error text -> first test that showed it
     failed = [
         (i, t, r) for i, (t, r) in enumerate(zip(tests, results, strict=True)) if not r.passed
     ]
@@ -102,9 +103,15 @@ def feedback(
         if result.verdict in ("error", "memory") or (
             style == "assert" and result.verdict == "wrong"
         ):
-            lines.append(f"Error:\n{_cut(result.detail.strip(), 600)}")
+            detail = result.detail.strip()
+            if detail in seen:
+                lines.append(f"Error: same error as test {seen[detail] + 1}.")
+            else:
+                seen[detail] = i
+                lines.append(f"Error:\n{_cut(detail, 600)}")
         parts.append("\n".join(lines))
     text = "\n\n".join(parts)
     if len(text) > limit:
-        text = text[: limit - 40].rstrip() + f"\n... ({len(failed)} failing tests in all)"
+        tail = f"\n... ({len(failed)} failing tests in all)"
+        text = text[: max(limit - len(tail), 0)].rstrip() + tail
     return text

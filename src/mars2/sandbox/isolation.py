@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Literal
 
@@ -41,7 +42,7 @@ def _python() -> str:
 
 def _bwrap_args() -> list[str]:
     """bubblewrap options: no network, new session, clean env, read-only system, private /tmp."""
-    args = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]
+    args = ["--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--new-session"]
     args += ["--clearenv", "--setenv", "LANG", "C.UTF-8"]
     args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
@@ -59,15 +60,34 @@ def _bwrap_args() -> list[str]:
 
 
 def _unshare_args() -> list[str]:
-    return ["--user", "--map-root-user", "--net", "--pid", "--ipc", "--uts", "--mount"]
+    return [
+        "--user",
+        "--map-user=65534",
+        "--map-group=65534",
+        "--net",
+        "--pid",
+        "--ipc",
+        "--uts",
+        "--mount",
+    ]
     # --fork/--kill-child/--mount-proc are appended by worker_command
 
 
-def worker_command(level: Isolation, source: str) -> list[str]:
-    """The command that starts one zygote worker running `source` at isolation `level`."""
-    python = [_python(), "-I", "-S", "-c", source]
+RUNTIME = Path(__file__).parent / "runtime"  # the in-sandbox package (standard library only)
+_RUNTIME_IN_BWRAP = "/opt/mars2"  # where bubblewrap shows RUNTIME's parent (read-only)
+
+
+def _bootstrap(path: str) -> str:
+    return f"import sys; sys.path.insert(0, {path!r}); from runtime.zygote import zygote_main; zygote_main()"
+
+
+def worker_command(level: Isolation) -> list[str]:
+    """The command that starts one zygote worker at isolation `level`."""
     if level == "bwrap":
-        return [str(shutil.which("bwrap")), *_bwrap_args(), *python]
+        bind = ["--ro-bind", str(RUNTIME), f"{_RUNTIME_IN_BWRAP}/runtime"]
+        python = [_python(), "-I", "-S", "-c", _bootstrap(_RUNTIME_IN_BWRAP)]
+        return [str(shutil.which("bwrap")), *_bwrap_args(), *bind, *python]
+    python = [_python(), "-I", "-S", "-c", _bootstrap(str(RUNTIME.parent))]
     if level == "unshare":
         extra = ["--fork", "--kill-child", "--mount-proc"]
         return [str(shutil.which("unshare")), *_unshare_args(), *extra, *python]
@@ -110,6 +130,7 @@ class PidsCgroup:
         if os.geteuid() != 0 or not (PIDS_ROOT / "cgroup.procs").exists():
             return None
         path = PIDS_ROOT / "mars2" / name
+        _remove_stale(path.parent)
         try:
             path.mkdir(parents=True, exist_ok=True)
             (path / "pids.max").write_text(str(max_pids))
@@ -130,18 +151,32 @@ class PidsCgroup:
             return []
 
     def kill(self, keep: int | None = None) -> None:
-        """SIGKILL every process in the group except `keep`."""
-        for _ in range(50):
+        """SIGKILL every process in the group except `keep`, until they are gone (up to ~2 s)."""
+        for _ in range(400):
             victims = [p for p in self.pids() if p != keep]
             if not victims:
                 return
             for pid in victims:
                 with contextlib.suppress(OSError):
                     os.kill(pid, 9)
+            time.sleep(0.005)
 
     def remove(self) -> None:
         self.kill()
         try:
             self.path.rmdir()
         except OSError as err:
-            log.debug("could not remove %s: %s", self.path, err)
+            log.warning("could not remove the cgroup %s: %s", self.path, err)
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove empty groups left by mars2 processes that died without closing their sandbox."""
+    try:
+        groups = [g for g in parent.iterdir() if g.is_dir()]
+    except OSError:
+        return
+    for group in groups:
+        owner = group.name.split("-")[0]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            with contextlib.suppress(OSError):
+                group.rmdir()  # fails (harmlessly) while processes remain in it

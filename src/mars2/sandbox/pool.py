@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import functools
 import json
 import logging
+import marshal
 import os
 import queue
 import select
@@ -17,7 +20,6 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -29,7 +31,6 @@ from mars2.types import ExecResult, Problem, TestCase, TestResult, TestSet
 
 log = logging.getLogger(__name__)
 
-RUNTIME_SOURCE = (Path(__file__).parent / "_runtime.py").read_text()
 _MIN_INFRA = 3  # infra runs tolerated before the rate is judged
 _START_TIMEOUT_S = 30.0
 _counter = iter(range(1 << 62))
@@ -61,7 +62,7 @@ class _Worker:
         self.level = level
         name = f"{os.getpid()}-{next(_counter)}"
         self.cgroup = PidsCgroup.create(name, config.max_processes + 8)
-        cmd = worker_command(level, RUNTIME_SOURCE)
+        cmd = worker_command(level)
         if self.cgroup is not None:
             cmd = self.cgroup.wrap(cmd)
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in kill())
@@ -81,8 +82,11 @@ class _Worker:
         self.broken = False
         event = self.next_event(time.monotonic() + _START_TIMEOUT_S)
         if event is None or event.get("ev") != "ready":
+            self.proc.kill()
+            self.proc.wait()
+            tail = self.stderr_tail()
             self.kill()
-            raise InfraError(f"sandbox worker ({level}) did not start: {self.stderr_tail()}")
+            raise InfraError(f"sandbox worker ({level}) did not start: {tail}")
         self.pid = int(event.get("pid", 0))
 
     def stderr_tail(self) -> str:
@@ -92,9 +96,10 @@ class _Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def send(self, message: dict[str, Any], deadline: float) -> bool:
-        data = json.dumps(message).encode()
-        data = b"M2" + struct.pack(">I", len(data)) + data
+    def send(self, messages: list[dict[str, Any]], deadline: float) -> bool:
+        """Write framed JSON messages (b"M2" + 4-byte length + JSON) before `deadline`."""
+        frames = [json.dumps(m).encode() for m in messages]
+        data = b"".join(b"M2" + struct.pack(">I", len(f)) + f for f in frames)
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -159,9 +164,19 @@ class _Worker:
         self.kill()
 
 
+@functools.lru_cache(maxsize=4096)
+def _compiled(program: str) -> str:
+    """An assert program compiled once here (marshal, base64), or "" when it does not compile
+    (the judge then reports the compile error as `infra`). The sandbox runs this interpreter."""
+    try:
+        return base64.b64encode(marshal.dumps(compile(program, "<test>", "exec"))).decode()
+    except (SyntaxError, ValueError):
+        return ""
+
+
 def _payload(problem: Problem, tests: Sequence[TestCase]) -> list[Any]:
     if problem.test_style == "assert":
-        return [t.test or "" for t in tests]
+        return [{"src": t.test or "", "bin": _compiled(t.test or "")} for t in tests]
     if problem.test_style == "stdin":
         return [t.input if isinstance(t.input, str) else "" for t in tests]
     return [list(t.input) if isinstance(t.input, list | tuple) else [t.input] for t in tests]
@@ -187,14 +202,16 @@ class Sandbox:
     def _start(self) -> Isolation:
         errors: list[str] = []
         for level in available_levels(self.config.isolation):
+            workers: list[_Worker] = []
             try:
-                workers = [_Worker(level, self.config) for _ in range(self.config.workers)]
+                for _ in range(self.config.workers):
+                    workers.append(_Worker(level, self.config))
             except (InfraError, OSError) as err:
                 errors.append(f"{level}: {err}")
                 log.warning(
                     "sandbox isolation %s failed to start (%s); trying the next", level, err
                 )
-                for worker in self._workers:
+                for worker in workers:
                     worker.kill()
                 continue
             if level == "rlimit":
@@ -254,7 +271,7 @@ class Sandbox:
                 worker = self._replace(worker)
             reports, status = self._execute(worker, code, problem, tests)
             worker.sweep()
-            worker.broken = status in ("died", "deadline") or not worker.alive()
+            worker.broken = status in ("died", "deadline", "lost_input") or not worker.alive()
             if worker.broken:
                 worker = self._replace(worker)
         except InfraError:
@@ -280,7 +297,7 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.run, code, problem, which)
 
-    def _header(self, code: str, problem: Problem, n_tests: int) -> dict[str, Any]:
+    def _header(self, problem: Problem, n_tests: int) -> dict[str, Any]:
         c = self.config
         limits = {
             "timeout_s": c.timeout_s,
@@ -293,10 +310,9 @@ class Sandbox:
         own_ns = self.isolation in ("bwrap", "unshare")
         return {
             "style": problem.test_style,
-            "code": code,
             "fn_name": problem.fn_name,
             "limits": limits,
-            "deadline_s": n_tests * (2 * c.timeout_s + 0.5) + c.timeout_s + 2,
+            "deadline_s": n_tests * (2 * c.timeout_s + 0.25) + 1.0,
             "own_pidns": own_ns,
             "own_tmp": self.isolation == "bwrap",
             "drop_uid": self.isolation == "rlimit" and os.geteuid() == 0,
@@ -307,23 +323,23 @@ class Sandbox:
         self, worker: _Worker, code: str, problem: Problem, tests: Sequence[TestCase]
     ) -> tuple[list[dict[str, Any]], str]:
         """Send one run to a worker and collect its events; the status says how it ended."""
-        header = self._header(code, problem, len(tests))
+        header = self._header(problem, len(tests))
+        # RLIMIT_NPROC counts every process of the uid outside a user namespace: there the
+        # worker's pids cgroup (when it has one) is the process cap instead.
+        header["limits"]["nproc"] = self.isolation != "rlimit" or worker.cgroup is None
         deadline = time.monotonic() + header["deadline_s"] + 5
-        if not worker.send(header, deadline):
+        # Header, code and tests go out together; inside, each process reads only its frame.
+        frames = [header, {"code": code}, {"tests": _payload(problem, tests)}]
+        if not worker.send(frames, deadline):
             return [], "died"
         events: list[dict[str, Any]] = []
         while True:
             event = worker.next_event(deadline)
             if event is None:
                 return events, "died" if time.monotonic() < deadline else "deadline"
-            kind = event.get("ev")
-            if kind == "payload":
-                if not worker.send({"tests": _payload(problem, tests)}, deadline):
-                    return events, "died"
-            elif kind == "done":
+            if event.get("ev") == "done":
                 return events, str(event.get("status", "ok"))
-            else:
-                events.append(event)
+            events.append(event)
 
     def _replace(self, worker: _Worker) -> _Worker:
         """A fresh worker in place of a dead or hung one (InfraError when none starts)."""
@@ -387,7 +403,9 @@ class Sandbox:
 # How tests the worker never reported are judged, by how the run ended.
 _MISSING: dict[str, tuple[str, str]] = {
     "deadline": ("timeout", "timed out (the run's deadline passed)"),
+    "judge_deadline": ("timeout", "timed out (the run's deadline passed)"),
     "died": ("error", "the sandbox worker died during the run (killed by the candidate?)"),
     "judge_died": ("error", "the judge process was killed during the run (by the candidate?)"),
     "ok": ("infra", "the sandbox reported no result for this test"),
+    "lost_input": ("infra", "the sandbox lost the run's input (a harness failure)"),
 }

@@ -1,0 +1,191 @@
+"""The candidate process: limits, clean environment, then the untrusted code (loaded, then
+serving calls from the judge, or run as __main__ on a given stdin)."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import os
+import resource
+import signal
+import socket
+import sys
+from typing import Any
+
+from .wire import (
+    _check_plain,
+    _exc_message,
+    _fork,
+    _recv,
+    _send,
+    _show_source,
+)
+
+# `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
+# raise anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
+
+
+def _become_candidate(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
+    """Limits, clean environment and standard streams for a fresh candidate process."""
+    os.setsid()
+    lim = hdr["limits"]
+    mib = 2**20
+    cpu = int(lim["cpu_s"] * (n_tests + 1)) + 1
+    for res, value in (
+        (resource.RLIMIT_AS, lim["memory_mb"] * mib),
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_FSIZE, lim["max_file_mb"] * mib),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NPROC, lim["max_processes"] if lim["nproc"] else -1),
+    ):
+        if value < 0:
+            continue
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(res, (value, value))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
+        signal.signal(sig, signal.SIG_DFL)
+    if hdr.get("drop_uid") and os.geteuid() == 0:
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
+    import tempfile
+
+    tempfile.tempdir = workdir
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
+    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), write_through=True)
+    sys.argv = ["solution.py"]
+
+
+def _load(code: str, name: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": name, "__builtins__": builtins}
+    _show_source("<solution>", code)
+    exec(compile(code, "<solution>", "exec"), namespace)
+    return namespace
+
+
+def _describe(namespace: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """The candidate's top-level names as the judge may use them: plain data, callables, modules."""
+    out: list[tuple[str, str, Any]] = []
+    for key, value in list(namespace.items()):
+        if key.startswith("__"):
+            continue
+        if type(value).__name__ == "module":
+            out.append((key, "module", str(getattr(value, "__name__", ""))))
+        elif callable(value):
+            out.append((key, "call", None))
+        elif _check_plain(value):
+            out.append((key, "data", value))
+    return out
+
+
+def _target(namespace: dict[str, Any], name: str, functional: bool) -> Any:
+    solution = namespace.get("Solution")
+    if functional and isinstance(solution, type) and hasattr(solution, name):
+        return getattr(solution(), name)
+    if name not in namespace:
+        raise NameError(f"the code defines no function {name!r}")
+    return namespace[name]
+
+
+def _candidate_rpc(hdr: dict[str, Any], sock: socket.socket) -> None:
+    """Load the code, then answer calls from the judge until it hangs up."""
+    try:
+        namespace = _load(hdr["code"], "__solution__")
+        _send(sock, ("loaded", _describe(namespace)))
+    except BaseException as err:  # noqa: BLE001
+        _send(sock, ("exc", *_exc_message(err)))
+        return
+    functional = hdr["style"] == "functional"
+    while True:
+        _op, name, args, kwargs = _recv(sock)
+        try:
+            value = _target(namespace, name, functional)(*args, **kwargs)
+        except BaseException as err:  # noqa: BLE001
+            _send(sock, ("exc", *_exc_message(err)))
+            continue
+        sys.stdout.flush()
+        if _check_plain(value):
+            _send(sock, ("ok", value))
+        else:
+            _send(sock, ("bad", type(value).__name__, repr(value)[:300]))
+
+
+def _candidate_stdin(hdr: dict[str, Any], sock: socket.socket) -> int:
+    """Run the program as __main__ on the given stdin; report an uncaught exception."""
+    status = 0
+    try:
+        _load(hdr["code"], "__main__")
+    except SystemExit as err:
+        if err.code is None or isinstance(err.code, int):
+            status = err.code or 0
+        else:
+            sys.stderr.write(str(err.code) + "\n")
+            status = 1
+    except BaseException as err:  # noqa: BLE001
+        _send(sock, ("exc", *_exc_message(err)))
+        status = 1
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        status = status or 1
+    return status
+
+
+def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
+    _become_candidate(hdr, workdir, n_tests)
+    sock = socket.socket(fileno=3)
+    status = 1
+    try:
+        tag, code = _recv(sock)  # the judge sends the code first
+        hdr = {**hdr, "code": code if tag == "code" and isinstance(code, str) else ""}
+        if hdr["style"] == "stdin":
+            status = _candidate_stdin(hdr, sock)
+        else:
+            _candidate_rpc(hdr, sock)
+            status = 0
+    except BaseException:  # noqa: BLE001
+        status = 1
+    os._exit(status)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forking candidates: done by the zygote, on the judge's request. The zygote never holds code or
+# test data, so nothing a candidate finds in its own memory (a copy of the zygote's) tells it
+# what the tests expect, or what earlier candidates wrote.
+
+
+def _fork_candidate(
+    hdr: dict[str, Any], workdir: str, n_tests: int, stdin_fd: int
+) -> tuple[int, int, list[int]]:
+    rpc_judge, rpc_cand = socket.socketpair()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        pid = _fork()
+    except OSError:
+        for fd in (out_r, out_w, err_r, err_w):
+            os.close(fd)
+        rpc_judge.close()
+        rpc_cand.close()
+        raise
+    if pid == 0:
+        try:
+            for src, dst in ((stdin_fd, 0), (out_w, 1), (err_w, 2), (rpc_cand.fileno(), 3)):
+                os.dup2(src, dst)
+            os.closerange(4, 65536)
+            candidate_main(hdr, workdir, n_tests)
+        finally:
+            os._exit(1)
+    os.close(stdin_fd)
+    for fd in (out_w, err_w):
+        os.close(fd)
+    rpc_cand.close()
+    ends = [os.dup(rpc_judge.fileno()), out_r, err_r]
+    rpc_judge.close()
+    return pid, os.pidfd_open(pid), ends

@@ -1,0 +1,386 @@
+"""The judge: drives candidate processes through the tests with a wall clock per test and
+reports raw results to the host (fd 1). It holds the code and the tests; it never forks."""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import contextlib
+import json
+import marshal
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+from typing import Any
+
+from .wire import (
+    ERROR_TAIL,
+    CandidateError,
+    _BadValue,
+    _check_plain,
+    _Died,
+    _emit,
+    _on_alarm,
+    _OutputLimit,
+    _read_frame,
+    _show_source,
+    _Timeout,
+    _traceback_text,
+)
+
+# `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
+# raise anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
+
+# ---------------------------------------------------------------------------------------------
+# Judge: holds the tests (inputs; for `assert` the test programs), drives candidates through
+# them with a wall clock per test, and reports raw results to the host on fd 1.
+
+
+class _Cand:
+    """The judge's view of one candidate process."""
+
+    def __init__(self, pid: int, fds: list[int]) -> None:
+        self.pid = pid
+        self.rpc = socket.socket(fileno=fds[0])
+        self.open = {fds[0]: "rpc", fds[1]: "out", fds[2]: "err"}
+        self.status: int | None = None
+        self.stdout = bytearray()
+        self.err_tail = b""
+        self.printed = 0
+        self.buffer = bytearray()
+        self.frames: list[Any] = []
+
+
+class Judge:
+    """Runs the tests of one run against fresh candidate processes forked by the zygote."""
+
+    def __init__(self, hdr: dict[str, Any], ctl: socket.socket, code: str) -> None:
+        self.hdr = hdr
+        self.code = code
+        self.ctl = ctl
+        self.limits: dict[str, Any] = hdr["limits"]
+        self.cand: _Cand | None = None
+        self.exits: dict[int, int] = {}
+        self.deadline = 0.0
+        self.last_exc = ""
+
+    # -- candidate processes ------------------------------------------------------------------
+    def spawn(self, n_tests: int, stdin_data: bytes | None = None) -> _Cand:
+        fds: list[int] = []
+        if stdin_data is not None:
+            memfd = os.memfd_create("stdin")
+            os.write(memfd, stdin_data)
+            os.lseek(memfd, 0, os.SEEK_SET)
+            fds = [memfd]
+        socket.send_fds(self.ctl, [b"spawn %d" % n_tests], fds)
+        for fd in fds:
+            os.close(fd)
+        while True:
+            spawned = self._on_ctl()
+            if spawned is not None:
+                cand = self.cand = _Cand(*spawned)
+                data = marshal.dumps(("code", self.code))
+                cand.rpc.settimeout(max(self.deadline - time.monotonic(), 0.001))
+                try:
+                    cand.rpc.sendall(struct.pack(">I", len(data)) + data)
+                except TimeoutError:
+                    raise _Timeout from None
+                except OSError:
+                    raise _Died(None) from None
+                return cand
+
+    def _on_ctl(self) -> tuple[int, list[int]] | None:
+        msg, fds, _flags, _addr = socket.recv_fds(self.ctl, 256, 3)
+        if not msg:
+            raise _Died(None)
+        words = msg.split()
+        if words[0] == b"failed":
+            raise _Died(None, "could not start a candidate process: " + msg[7:].decode())
+        if words[0] == b"spawned":
+            return int(words[1]), fds
+        pid, status = int(words[1]), int(words[2])
+        self.exits[pid] = status
+        if self.cand is not None and self.cand.pid == pid:
+            self.cand.status = status
+        return None
+
+    def kill(self) -> None:
+        cand, self.cand = self.cand, None
+        if cand is None:
+            return
+        for kill in (os.killpg, os.kill):
+            with contextlib.suppress(OSError):
+                kill(cand.pid, signal.SIGKILL)
+        for fd, kind in list(cand.open.items()):
+            if kind != "rpc":
+                os.close(fd)
+        cand.rpc.close()
+
+    def pump(self, cand: _Cand, until: str) -> Any:
+        """Drain the candidate's output until it replies (`reply`) or ends (`exit`)."""
+        while True:
+            if until == "reply" and cand.frames:
+                return cand.frames.pop(0)
+            done = cand.status is not None and not [k for k in cand.open.values() if k != "rpc"]
+            if until == "exit" and done:
+                return None
+            if until == "reply" and cand.status is not None and "rpc" not in cand.open.values():
+                raise _Died(cand.status)
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise _Timeout
+            watch = [self.ctl.fileno(), *cand.open]
+            ready, _, _ = select.select(watch, [], [], remaining)
+            for fd in ready:
+                if fd == self.ctl.fileno():
+                    if self._on_ctl() is not None:
+                        raise _Died(None)
+                else:
+                    self._read(cand, fd)
+
+    def _read(self, cand: _Cand, fd: int) -> None:
+        data = os.read(fd, 1 << 16)
+        kind = cand.open[fd]
+        if not data:
+            del cand.open[fd]
+            if kind != "rpc":
+                os.close(fd)
+            return
+        if kind == "rpc":
+            cand.buffer += data
+            self._frames(cand)
+            return
+        cand.printed += len(data)
+        if cand.printed > self.limits["max_output_bytes"]:
+            raise _OutputLimit
+        if kind == "out" and self.hdr["style"] == "stdin":
+            cand.stdout += data
+        elif kind == "err":
+            cand.err_tail = (cand.err_tail + data)[-ERROR_TAIL:]
+
+    def _frames(self, cand: _Cand) -> None:
+        while len(cand.buffer) >= 4:
+            (n,) = struct.unpack(">I", cand.buffer[:4])
+            if n > max(self.limits["max_output_bytes"], 1 << 20):
+                raise _OutputLimit
+            if len(cand.buffer) < 4 + n:
+                return
+            raw, cand.buffer = bytes(cand.buffer[4 : 4 + n]), cand.buffer[4 + n :]
+            try:
+                message = marshal.loads(raw)
+            except (ValueError, EOFError, TypeError):
+                message = ("garbage",)
+            cand.frames.append(message if _check_plain(message) else ("garbage",))
+
+    # -- calling into the candidate ------------------------------------------------------------
+    def call(self, name: str, args: Any, kwargs: Any) -> Any:
+        cand = self.cand
+        if cand is None:
+            raise _Died(None)
+        if not _check_plain((args, kwargs)):
+            raise TypeError("only plain data can be passed to the candidate's functions")
+        data = marshal.dumps(("call", name, tuple(args), dict(kwargs)))
+        cand.rpc.settimeout(max(self.deadline - time.monotonic(), 0.001))
+        try:
+            cand.rpc.sendall(struct.pack(">I", len(data)) + data)
+        except TimeoutError:
+            raise _Timeout from None
+        except OSError:
+            raise _Died(cand.status) from None
+        reply = self.pump(cand, "reply")
+        return self._unwrap(reply)
+
+    def _unwrap(self, reply: Any) -> Any:
+        tag = reply[0] if isinstance(reply, tuple) and reply else None
+        if tag == "ok" and len(reply) == 2:
+            return reply[1]
+        if tag == "bad" and len(reply) == 3:
+            raise _BadValue(f"returned {reply[1]!s} {reply[2]!s}, not plain data")
+        if tag == "exc" and len(reply) == 4 and all(isinstance(x, str) for x in reply[1:]):
+            self.last_exc = reply[1]
+            kind = getattr(builtins, reply[1], None)
+            err: Exception = CandidateError(f"{reply[1]}: {reply[2]}")
+            if isinstance(kind, type) and issubclass(kind, Exception):
+                with contextlib.suppress(Exception):
+                    err = kind(reply[2])
+            err.candidate_tb = reply[3]  # type: ignore[attr-defined]
+            raise err
+        raise _Died(None)
+
+    def proxy(self, name: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self.call(name, args, kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+
+def _signal_verdict(status: int) -> tuple[str, str]:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGXCPU:
+            return "timeout", "CPU time limit exceeded"
+        return "error", f"the process was killed by signal {signal.Signals(sig).name}"
+    return "error", f"the process exited with status {os.WEXITSTATUS(status)}"
+
+
+def _exc_verdict(judge: Judge, err: BaseException) -> tuple[str, str]:
+    """Verdict and detail for an exception that ended a test."""
+    if isinstance(err, _Timeout):
+        return "timeout", "timed out"
+    if isinstance(err, _OutputLimit):
+        return "output_limit", "output limit exceeded"
+    if isinstance(err, _Died):
+        if err.status is not None:
+            return _signal_verdict(err.status)
+        return "error", err.detail
+    tb = _traceback_text(err)
+    if isinstance(err, MemoryError) or judge.last_exc == "MemoryError":
+        return "memory", tb
+    if isinstance(err, AssertionError):
+        return "wrong", tb
+    if isinstance(err, _BadValue):
+        return "wrong", str(err)
+    return "error", tb
+
+
+def _result(i: int, verdict: str, start: float, **extra: Any) -> None:
+    _emit({"ev": "test", "i": i, "verdict": verdict, "time": time.monotonic() - start, **extra})
+
+
+def _load_candidate(judge: Judge, remaining: int) -> dict[str, Any] | tuple[str, str]:
+    """A fresh candidate with the code loaded: its namespace for the judge, or why it failed."""
+    judge.deadline = time.monotonic() + judge.limits["timeout_s"]
+    judge.last_exc = ""
+    try:
+        cand = judge.spawn(remaining)
+        reply = judge.pump(cand, "reply")
+        if isinstance(reply, tuple) and reply and reply[0] == "loaded":
+            return _namespace(judge, reply[1])
+        judge._unwrap(reply)
+        return "error", "the candidate sent a malformed reply"
+    except BaseException as err:  # noqa: BLE001
+        judge.kill()
+        return _exc_verdict(judge, err)
+
+
+def _namespace(judge: Judge, described: Any) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    for entry in described if isinstance(described, list) else ():
+        if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str)):
+            continue
+        name, kind, value = entry
+        if kind == "data":
+            namespace[name] = value
+        elif kind == "call":
+            namespace[name] = judge.proxy(name)
+        elif kind == "module" and isinstance(value, str) and value in sys.modules:
+            namespace[name] = sys.modules[value]
+        elif kind == "module" and isinstance(value, str):
+            with contextlib.suppress(BaseException):
+                namespace[name] = __import__(value)
+    return namespace
+
+
+def _run_one(judge: Judge, style: str, test: Any, namespace: dict[str, Any]) -> dict[str, Any]:
+    """One functional or assert test against the current candidate."""
+    if style == "functional":
+        value = judge.call(judge.hdr["fn_name"], test, {})
+        try:
+            return {"verdict": "ran", "value": json.loads(json.dumps(value))}
+        except (TypeError, ValueError):
+            return {"verdict": "wrong", "detail": f"not a JSON value: {repr(value)[:300]}"}
+    exec(test, dict(namespace))
+    return {"verdict": "pass"}
+
+
+def _test_program(test: Any) -> Any:
+    """An assert test's code object: compiled by the host (marshal, base64) or from source."""
+    source = test.get("src", "") if isinstance(test, dict) else str(test)
+    _show_source("<test>", source)
+    if isinstance(test, dict) and test.get("bin"):
+        return marshal.loads(base64.b64decode(test["bin"]))
+    return compile(source, "<test>", "exec")
+
+
+def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
+    """functional / assert: one candidate process serves tests in order until it fails."""
+    style = judge.hdr["style"]
+    namespace: dict[str, Any] | None = None
+    signal.signal(signal.SIGALRM, _on_alarm)
+    for i, raw in enumerate(tests):
+        start = time.monotonic()
+        try:
+            test = _test_program(raw) if style == "assert" else raw
+        except (SyntaxError, ValueError, TypeError, EOFError) as err:
+            _result(i, "infra", start, detail=f"the test program does not compile: {err}")
+            continue
+        if judge.cand is None:
+            loaded = _load_candidate(judge, len(tests) - i)
+            if isinstance(loaded, tuple):
+                for j in range(i, len(tests)):
+                    _result(j, loaded[0], start, detail=loaded[1], load=True)
+                return
+            namespace = loaded
+        judge.deadline = time.monotonic() + judge.limits["timeout_s"]
+        judge.last_exc = ""
+        signal.setitimer(signal.ITIMER_REAL, judge.limits["timeout_s"] + 0.05)
+        try:
+            outcome = _run_one(judge, style, test, namespace or {})
+        except BaseException as err:  # noqa: BLE001
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            verdict, detail = _exc_verdict(judge, err)
+            if isinstance(err, _Timeout | _OutputLimit | _Died):
+                judge.kill()
+            outcome = {"verdict": verdict, "detail": detail}
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _result(i, start=start, **outcome)
+
+
+def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
+    """stdin: a fresh candidate process per test, fed the input, its stdout captured."""
+    for i, test in enumerate(tests):
+        start = time.monotonic()
+        judge.deadline = start + judge.limits["timeout_s"]
+        data = test.encode("utf-8", "surrogatepass") if isinstance(test, str) else b""
+        try:
+            cand = judge.spawn(1, data)
+            judge.pump(cand, "exit")
+        except BaseException as err:  # noqa: BLE001
+            judge.kill()
+            verdict, detail = _exc_verdict(judge, err)
+            _result(i, verdict, start, detail=detail)
+            continue
+        judge.kill()
+        assert cand.status is not None
+        exc = [f for f in cand.frames if isinstance(f, tuple) and f and f[0] == "exc"]
+        if exc and len(exc[0]) == 4:
+            verdict = "memory" if exc[0][1] == "MemoryError" else "error"
+            _result(i, verdict, start, detail=str(exc[0][3]))
+        elif cand.status != 0:
+            verdict, detail = _signal_verdict(cand.status)
+            tail = cand.err_tail.decode("utf-8", "replace")
+            _result(i, verdict, start, detail=f"{detail}\n{tail}".strip())
+        else:
+            _result(i, "ran", start, stdout=cand.stdout.decode("utf-8", "replace"))
+
+
+def judge_main(hdr: dict[str, Any], consumed: int, ctl: socket.socket) -> None:
+    """Read this run's code and tests (the frames after the header on fd 0), then drive
+    candidates, which the zygote forks on request over `ctl`, through the tests."""
+    code = _read_frame(0)["code"]
+    tests = _read_frame(0)["tests"]
+    os.write(consumed, b"1")
+    os.close(consumed)
+    judge = Judge(hdr, ctl, code if isinstance(code, str) else "")
+    try:
+        if hdr["style"] == "stdin":
+            run_stdin_tests(judge, tests)
+        else:
+            run_rpc_tests(judge, tests)
+    finally:
+        judge.kill()

@@ -1,0 +1,64 @@
+"""Isolation levels: detection for doctor, the command lines, and the fallbacks still contain."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+from sandbox_cases import ASSERT, FAST, FUNC, REFERENCE, REFERENCE_STDIN, STDIN, descendants
+from test_hostile import CORPUS, PROBLEMS
+
+from mars2.errors import ConfigError
+from mars2.sandbox import Sandbox
+from mars2.sandbox.isolation import LEVELS, available_levels, describe_isolation, worker_command
+
+
+def test_describe_isolation_names_a_level() -> None:
+    level, detail = describe_isolation()
+    assert level in LEVELS and detail
+
+
+def test_auto_tries_the_best_level_first_then_weaker_ones() -> None:
+    best, _ = describe_isolation()
+    assert available_levels("auto")[0] == best
+    assert available_levels("auto")[-1] == "rlimit"
+    assert available_levels("unshare") == ["unshare"]
+
+
+def test_bwrap_command_binds_no_home_and_blocks_the_network() -> None:
+    cmd = worker_command("bwrap")
+    assert "--unshare-all" in cmd and "--die-with-parent" in cmd and "--clearenv" in cmd
+    assert cmd[-4:-1] == ["-I", "-S", "-c"] and "zygote_main()" in cmd[-1]
+    binds = {cmd[i + 1] for i, arg in enumerate(cmd) if arg in ("--bind", "--ro-bind")}
+    assert not any(b in ("/", "/home", "/root", "/work") for b in binds)
+    assert "--bind" not in cmd  # nothing of the host is writable
+
+
+def test_unknown_isolation_is_a_config_error() -> None:
+    with pytest.raises(ConfigError):
+        dataclasses.replace(FAST, isolation="chroot")  # type: ignore[arg-type]
+
+
+FALLBACK_CORPUS = ["setsid_daemon", "double_fork_daemon", "fork_bomb", "os_exit0_before_tests"]
+FALLBACK_CORPUS += ["always_equal_object", "snoop_gc", "kill_parent", "memory_bomb"]
+
+
+@pytest.mark.parametrize("level", ["unshare", "rlimit"])
+def test_fallback_levels_still_grade_and_contain(level: str) -> None:
+    if level == "unshare" and describe_isolation()[0] == "rlimit":
+        pytest.skip("unshare namespaces are not available here")
+    before = descendants(os.getpid())
+    with Sandbox(dataclasses.replace(FAST, isolation=level)) as box:  # type: ignore[arg-type]
+        assert box.isolation == level
+        baseline = len(descendants(os.getpid()))
+        assert box.run(REFERENCE, FUNC).passed
+        assert box.run(REFERENCE, ASSERT).passed
+        assert box.run(REFERENCE_STDIN, STDIN).passed
+        for name in FALLBACK_CORPUS:
+            style, code, _ = CORPUS[name]
+            result = box.run(code, PROBLEMS[style])
+            assert not any(t.passed for t in result.tests), name
+            assert len(descendants(os.getpid())) == baseline, f"{name} left processes"
+        assert box.run(REFERENCE, FUNC).passed
+    assert descendants(os.getpid()) <= before

@@ -141,7 +141,11 @@ class Learner:
         n_mini = min(self.train_config.updates_per_step, len(samples))
         minis = [samples[i::n_mini] for i in range(n_mini)]
         self.model.eval()  # no dropout: old/rollout/current log-probs must be comparable
-        olds = [self._logprobs(self.model, mini, grad=False) for mini in minis]
+        # With one optimizer step the policy at rollout time is the current one: "old" equals
+        # the current log-probs, detached, so the extra forward pass is skipped.
+        olds: list[list[torch.Tensor] | None] = [
+            self._logprobs(self.model, mini, grad=False) if n_mini > 1 else None for mini in minis
+        ]
         refs = [self._reference_logprobs(mini) for mini in minis]
         totals: dict[str, float] = {}
         for mini, old, ref in zip(minis, olds, refs, strict=True):
@@ -156,7 +160,7 @@ class Learner:
     def _optimizer_step(
         self,
         samples: Sequence[Sample],
-        old: list[torch.Tensor],
+        old: list[torch.Tensor] | None,
         ref: list[torch.Tensor] | None,
     ) -> dict[str, float]:
         mb = self.train_config.micro_batch_size
@@ -177,7 +181,7 @@ class Learner:
             loss, stats = policy_loss(
                 self.loss_config,
                 logp,
-                old[k],
+                logp.detach() if old is None else old[k],
                 advantages.to(self.device),
                 mask.to(self.device),
                 rollout_logp=rollout.to(self.device) if self.loss_config.tis != "none" else None,

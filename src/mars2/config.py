@@ -49,12 +49,12 @@ class AgentConfig:
     )
     role: str = _f("coder", "Role prompt: a name from the prompt table (mars2.agents.prompts).")
     system_prompt: str | None = _f(None, "Overrides the role's system prompt text when set.")
-    temperature: float = _f(1.0, "Sampling temperature (> 0).")
+    temperature: float = _f(0.8, "Sampling temperature (> 0).")
     top_p: float = _f(1.0, "Nucleus sampling mass in (0, 1].")
     max_new_tokens: int = _f(
-        320, "Maximum tokens per response (the L_max of the overlong penalty)."
+        128, "Maximum tokens per response (the L_max of the overlong penalty)."
     )
-    max_prompt_tokens: int = _f(1024, "Prompts longer than this are cut from the left of feedback.")
+    max_prompt_tokens: int = _f(768, "Prompts longer than this are cut from the left of feedback.")
     trainable: bool = _f(True, "Whether `mars2 train` updates this agent (False: frozen helper).")
     lora_rank: int = _f(0, "LoRA rank via peft; 0 trains all weights.")
     lora_alpha: int = _f(32, "LoRA alpha (scaling = alpha / rank).")
@@ -97,7 +97,7 @@ class SearchConfig:
         "`abmcts` (multi-agent AB-MCTS-A), `sampling` (independent attempts, best-of-N), "
         "`refine` (one sequential refinement chain), `best_first`.",
     )
-    budget: int = _f(8, "Nodes (generated candidates) per tree.")
+    budget: int = _f(4, "Nodes (generated candidates) per tree.")
     prior: Literal["normal", "beta"] = _f(
         "normal", "Score posterior: Normal-Inverse-chi-squared (`normal`) or `beta`."
     )
@@ -109,7 +109,7 @@ class SearchConfig:
     min_share: float = _f(
         0.0, "Each agent writes at least this fraction of a tree's nodes (0 = no guarantee)."
     )
-    parallel_expansions: int = _f(1, "Expansions of one tree in flight at once.")
+    parallel_expansions: int = _f(2, "Expansions of one tree in flight at once.")
     virtual_score: float = _f(
         0.0,
         "`abmcts`: the score a pending expansion counts as on its path until it is told "
@@ -118,7 +118,7 @@ class SearchConfig:
     width: int = _f(
         2, "`best_first`: children per expanded node (the root gets `width` fresh attempts)."
     )
-    trees_in_flight: int = _f(16, "Trees grown concurrently by the rollout orchestrator.")
+    trees_in_flight: int = _f(8, "Trees grown concurrently by the rollout orchestrator.")
 
     def __post_init__(self) -> None:
         _check(self.budget >= 1, "budget", self.budget, "must be >= 1")
@@ -136,8 +136,10 @@ class SandboxConfig:
     """Limits and isolation for executing candidate code (design.md §5)."""
 
     workers: int = _f(2, "Parallel sandbox workers.")
-    timeout_s: float = _f(6.0, "Wall-clock seconds per test (LiveCodeBench uses 6).")
-    cpu_s: float = _f(6.0, "CPU seconds per test.")
+    timeout_s: float = _f(
+        2.0, "Wall-clock seconds per test (LiveCodeBench uses 6; set 6 for its problems)."
+    )
+    cpu_s: float = _f(2.0, "CPU seconds per test.")
     memory_mb: int = _f(1024, "Address-space limit per run, MiB.")
     max_processes: int = _f(32, "Processes/threads a run may have at once.")
     max_file_mb: int = _f(16, "Largest file a run may write, MiB.")
@@ -187,7 +189,7 @@ class CreditConfig:
     scale: Literal["std", "none"] = _f(
         "std", "`std` divides by the group's sample std; `none` only centres (Dr. GRPO)."
     )
-    overlong_buffer: int = _f(0, "DAPO soft overlong buffer B in tokens (0 = off).")
+    overlong_buffer: int = _f(32, "DAPO soft overlong buffer B in tokens (0 = off).")
     overlong_factor: float = _f(1.0, "DAPO overlong penalty factor f.")
     dynamic_filter: bool = _f(True, "Drop groups whose raw rewards are all equal.")
 
@@ -233,7 +235,7 @@ class DataConfig:
     train: str = _f("bundled:basic", "Training problems: a set name (`bundled:basic`) or a file.")
     train_split: str | None = _f("train", "Keep only problems of this split (None: all).")
     eval: str = _f("bundled:basic-test", "Evaluation problems: a set name or a JSONL file.")
-    eval_limit: int | None = _f(None, "Evaluate on the first K problems only.")
+    eval_limit: int | None = _f(30, "Evaluate on the first K problems only (null: all).")
     limit: int | None = _f(None, "Use the first K training problems only.")
 
     def __post_init__(self) -> None:
@@ -249,8 +251,8 @@ class TrainConfig:
     mode: Literal["grpo", "mcts"] = _f(
         "mcts", "`grpo`: n independent samples per problem; `mcts`: grow search trees."
     )
-    steps: int = _f(40, "Training steps (one rollout + one update per agent each).")
-    problems_per_step: int = _f(8, "Problems sampled per step (one tree or group each).")
+    steps: int = _f(12, "Training steps (one rollout + one update per agent each).")
+    problems_per_step: int = _f(4, "Problems sampled per step (one tree or group each).")
     samples_per_problem: int = _f(
         8, "Mode `grpo`: group size n. Mode `mcts` uses `search.budget` nodes per tree."
     )
@@ -259,7 +261,7 @@ class TrainConfig:
     warmup_steps: int = _f(0, "Optimizer steps of linear warmup.")
     weight_decay: float = _f(0.0, "AdamW weight decay.")
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
-    micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
+    micro_batch_size: int = _f(8, "Samples per forward/backward pass.")
     updates_per_step: int = _f(1, "Optimizer steps per training step (the batch is split).")
     min_samples_per_agent: int = _f(
         0,
@@ -267,9 +269,9 @@ class TrainConfig:
         "this many samples (bounded by `max_rollout_rounds`).",
     )
     max_rollout_rounds: int = _f(1, "Most rollout rounds of `problems_per_step` trees per step.")
-    eval_budget: int = _f(4, "Nodes per tree during evaluation (Pass@1(MCTS), Pass@N).")
-    eval_every: int = _f(10, "Evaluate every K steps (0 = only at the end).")
-    checkpoint_every: int = _f(5, "Checkpoint every K steps (0 = only at the end).")
+    eval_budget: int = _f(2, "Nodes per tree during evaluation (Pass@1(MCTS), Pass@N).")
+    eval_every: int = _f(0, "Evaluate every K steps (0 = only at the end); always before step 1.")
+    checkpoint_every: int = _f(4, "Checkpoint every K steps (0 = only at the end).")
 
     def __post_init__(self) -> None:
         for name in ("steps", "problems_per_step", "samples_per_problem", "micro_batch_size"):
@@ -339,7 +341,9 @@ class Config:
 
     seed: int = _f(0, "Seed for search, sampling, data order and initialisation.")
     agents: tuple[AgentConfig, ...] = _f(
-        (AgentConfig(),), "The agents, in order (agent_id = index)."
+        (AgentConfig(name="coder"), AgentConfig(name="debugger", role="debugger")),
+        "The agents, in order (agent_id = index). Default: two SmolLM2 agents (homogeneous "
+        "MARS²), a coder and a debugger, each trained separately.",
     )
     search: SearchConfig = _f(SearchConfig(), "Tree search.")
     sandbox: SandboxConfig = _f(SandboxConfig(), "Code execution.")

@@ -189,7 +189,7 @@ class CreditConfig:
     scale: Literal["std", "none"] = _f(
         "std", "`std` divides by the group's sample std; `none` only centres (Dr. GRPO)."
     )
-    overlong_buffer: int = _f(32, "DAPO soft overlong buffer B in tokens (0 = off).")
+    overlong_buffer: int = _f(0, "DAPO soft overlong buffer B in tokens (0 = off).")
     overlong_factor: float = _f(1.0, "DAPO overlong penalty factor f.")
     dynamic_filter: bool = _f(True, "Drop groups whose raw rewards are all equal.")
 

@@ -94,13 +94,13 @@ def test_an_incomplete_last_line_is_skipped(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"node_id": "3"}, "field 'node_id' should be an integer, got '3'"),
-        ({"passed": 1}, "field 'passed' should be true or false"),
-        ({"score": True}, "field 'score' should be a number"),
-        ({"score": float("nan")}, "field 'score' should be finite"),
+        ({"node_id": "3"}, "field 'node_id' must be an integer, got '3'"),
+        ({"passed": 1}, "field 'passed' must be true or false"),
+        ({"score": True}, "field 'score' must be a number"),
+        ({"score": float("nan")}, "field 'score' must be finite"),
         ({"parent_id": 99}, "parent_id 99 is not a node of tree t"),
         ({"node_id": 0}, "node_id 0 repeats in tree t"),
-        ({"code": None}, "field 'code' should be a string"),
+        ({"code": None}, "field 'code' must be a string"),
     ],
 )
 def test_bad_node_records_name_file_and_line(tmp_path: Path, change: dict, message: str) -> None:  # type: ignore[type-arg]
@@ -118,7 +118,7 @@ def test_missing_node_field(tmp_path: Path) -> None:
     del nodes[0]["score"]
     write_jsonl(run_dir / "trees" / "search.jsonl", nodes)
     with pytest.raises(
-        UserError, match=re.escape("search.jsonl:1: node record has no field 'score'")
+        UserError, match=re.escape("search.jsonl:1: missing field 'score'")
     ):
         load_run(run_dir)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +13,8 @@ from mars2.types import NodeRecord
 
 # field -> (accepted JSON types, description); ints are not bools, floats accept ints.
 _FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
-    "tree_id": ((str,), "a string"),
-    "problem_id": ((str,), "a string"),
+    "tree_id": ((str, int), "a string"),
+    "problem_id": ((str, int), "a string"),
     "node_id": ((int,), "an integer"),
     "parent_id": ((int, type(None)), "an integer or null"),
     "depth": ((int,), "an integer"),
@@ -34,6 +36,23 @@ def _check_field(where: str, name: str, value: Any) -> None:
         raise UserError(f"{where}: field '{name}' must be {what}, got {value!r}")
 
 
+def check_node_record(data: dict[str, Any], where: str) -> NodeRecord:
+    """A NodeRecord from a decoded JSON object, checking every field's type (ids may be
+    numbers: they become strings; scores and rewards must be finite)."""
+    for name in _FIELDS:
+        if name in data:
+            _check_field(where, name, data[name])
+        elif name not in _OPTIONAL:
+            raise UserError(f"{where}: missing field '{name}'")
+    for name in ("score", "reward"):
+        if not math.isfinite(data[name]):
+            raise UserError(f"{where}: field '{name}' must be finite, got {data[name]!r}")
+    record = NodeRecord.from_json(data)
+    return dataclasses.replace(
+        record, tree_id=str(record.tree_id), problem_id=str(record.problem_id)
+    )
+
+
 def parse_node_record(line: str, where: str) -> NodeRecord:
     """One JSONL line to a NodeRecord; `where` (e.g. 'trees/a.jsonl:3') prefixes any error."""
     try:
@@ -42,12 +61,7 @@ def parse_node_record(line: str, where: str) -> NodeRecord:
         raise UserError(f"{where}: not valid JSON ({err.msg})") from None
     if not isinstance(data, dict):
         raise UserError(f"{where}: expected a JSON object (one node record per line)")
-    for name in _FIELDS:
-        if name in data:
-            _check_field(where, name, data[name])
-        elif name not in _OPTIONAL:
-            raise UserError(f"{where}: missing field '{name}'")
-    return NodeRecord.from_json(data)
+    return check_node_record(data, where)
 
 
 def read_node_records(path: str | Path) -> list[NodeRecord]:

@@ -15,28 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from mars2.config import load_config, load_yaml, to_dict
+from mars2.credit.records import check_node_record
 from mars2.errors import UserError
 from mars2.types import NodeRecord
 
 log = logging.getLogger(__name__)
-
-# Field -> (accepted JSON types, what to say when it is wrong). `bool` is excluded from numbers.
-_NODE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
-    "tree_id": ((str, int), "a string"),
-    "problem_id": ((str, int), "a string"),
-    "node_id": ((int,), "an integer"),
-    "parent_id": ((int, type(None)), "an integer or null"),
-    "depth": ((int,), "an integer"),
-    "agent_id": ((int,), "an integer"),
-    "score": ((int, float), "a number"),
-    "reward": ((int, float), "a number"),
-    "passed": ((bool,), "true or false"),
-}
-_OPTIONAL_NODE_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
-    "response_len": ((int,), "an integer"),
-    "code": ((str,), "a string"),
-    "feedback": ((str,), "a string"),
-}
 
 
 @dataclass(frozen=True)
@@ -195,31 +178,11 @@ def read_summary(file: Path) -> dict[str, Any]:
     return data
 
 
-def _check_node(file: Path, number: int, record: dict[str, Any]) -> NodeRecord:
-    for fields, required in ((_NODE_FIELDS, True), (_OPTIONAL_NODE_FIELDS, False)):
-        for key, (types, what) in fields.items():
-            if key not in record:
-                if required:
-                    raise UserError(f"{file}:{number}: node record has no field '{key}'")
-                continue
-            value = record[key]
-            wrong_bool = isinstance(value, bool) and bool not in types
-            if wrong_bool or not isinstance(value, types):
-                raise UserError(f"{file}:{number}: field '{key}' should be {what}, got {value!r}")
-    for key in ("score", "reward"):
-        if not math.isfinite(record[key]):
-            raise UserError(f"{file}:{number}: field '{key}' should be finite, got {record[key]}")
-    node = NodeRecord.from_json(record)
-    return NodeRecord(
-        **{**node.to_json(), "tree_id": str(node.tree_id), "problem_id": str(node.problem_id)}
-    )
-
-
 def read_trees(file: Path) -> list[Tree]:
     """The trees of one trees/*.jsonl file, in order of first appearance; parents must exist."""
     nodes: dict[str, list[tuple[int, NodeRecord]]] = {}
     for number, record in _jsonl(file):
-        node = _check_node(file, number, record)
+        node = check_node_record(record, f"{file}:{number}")
         nodes.setdefault(node.tree_id, []).append((number, node))
     trees = []
     for tree_id, items in nodes.items():

@@ -56,7 +56,7 @@ def test_checksum_mismatch_is_refused(tmp_path: Path) -> None:
 def test_unknown_models_are_user_errors(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="unknown model 'gpt-17'"):
         resolve_model("gpt-17")
-    with pytest.raises(UserError, match="no config.json"):
+    with pytest.raises(UserError, match=r"no config\.json"):
         resolve_model(str(tmp_path))
 
 

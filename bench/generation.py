@@ -87,8 +87,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer tokens and repeats (< 1 min)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--batch-sizes", default="1,8")
+    parser.add_argument("--tokens", type=int, default=128, help="max new tokens per request")
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    new_tokens, repeats = (48, 1) if args.quick else (128, 3)
+    new_tokens, repeats = (48, 1) if args.quick else (args.tokens, args.repeats)
     agent = AgentConfig(
         model=args.model, max_new_tokens=new_tokens, temperature=0.8, top_p=0.95, max_batch_size=64
     )

@@ -89,7 +89,10 @@ def main() -> None:
     parser.add_argument("--batch-sizes", default="1,8")
     parser.add_argument("--tokens", type=int, default=128, help="max new tokens per request")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
     new_tokens, repeats = (48, 1) if args.quick else (args.tokens, args.repeats)
     agent = AgentConfig(
         model=args.model, max_new_tokens=new_tokens, temperature=0.8, top_p=0.95, max_batch_size=64

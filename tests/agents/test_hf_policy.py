@@ -189,3 +189,34 @@ def test_generation_leaves_training_mode_alone(tiny: tuple[Any, Any]) -> None:
     finally:
         model.eval()
     policy.close()
+
+
+def test_a_failing_step_fails_its_callers_and_the_engine_recovers(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mars2.agents.decode import Decoder
+
+    original = Decoder.admit
+    calls: list[int] = []
+
+    def admit_once_broken(self: Decoder, requests: Any) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        original(self, requests)
+
+    monkeypatch.setattr(Decoder, "admit", admit_once_broken)
+    policy = HFPolicy(AGENT, *tiny)
+    with pytest.raises(RuntimeError, match="boom"):
+        run_many(policy, 2)
+    assert all(o.response_len > 0 for o in run_many(policy, 2))
+    policy.close()
+
+
+def test_close_stops_the_engine_thread(tiny: tuple[Any, Any]) -> None:
+    policy = HFPolicy(AGENT, *tiny)
+    run_many(policy, 1)
+    thread = policy._thread
+    assert thread is not None and thread.is_alive()
+    policy.close()
+    assert not thread.is_alive()

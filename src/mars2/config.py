@@ -54,7 +54,9 @@ class AgentConfig:
     max_new_tokens: int = _f(
         128, "Maximum tokens per response (the L_max of the overlong penalty)."
     )
-    max_prompt_tokens: int = _f(768, "Prompts longer than this are cut from the left of feedback.")
+    max_prompt_tokens: int = _f(
+        768, "Prompts longer than this are cut from the left of the last user message."
+    )
     trainable: bool = _f(True, "Whether `mars2 train` updates this agent (False: frozen helper).")
     lora_rank: int = _f(0, "LoRA rank via peft; 0 trains all weights.")
     lora_alpha: int = _f(32, "LoRA alpha (scaling = alpha / rank).")

@@ -23,6 +23,12 @@ def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def tiny(model_cache: Path) -> tuple[Any, Any]:
     """(model, tokenizer) of tiny-random, float32 on CPU."""
+    import torch
+
     from mars2.agents.models import load_model
+
+    # One intra-op thread: on a shared, loaded 2-core machine two threads run a tiny model ~10x
+    # slower (they spin waiting for each other), and CI runs test workers in parallel anyway.
+    torch.set_num_threads(1)
 
     return load_model("tiny-random", device="cpu")

@@ -45,3 +45,19 @@ def test_importing_agents_does_not_import_torch() -> None:
     code = "import sys, mars2.agents; mars2.agents.Policy; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_backends_and_the_scripted_fake_satisfy_the_protocol(tiny: tuple[Any, Any]) -> None:
+    import asyncio
+
+    from mars2.agents.base import Policy
+    from mars2.agents.hf import HFPolicy
+    from mars2.config import AgentConfig
+
+    from .scripted import ScriptedPolicy
+
+    fake = ScriptedPolicy(["```python\nprint(1)\n```"])
+    out = asyncio.run(fake.generate([{"role": "user", "content": "hi"}], seed=3))
+    assert out.response_ids == tuple(b"```python\nprint(1)\n```") and sum(out.logprobs) == -22.0
+    assert isinstance(fake, Policy)
+    assert isinstance(HFPolicy(AgentConfig(model="tiny-random"), *tiny), Policy)

@@ -48,9 +48,48 @@ def test_concurrent_requests_share_batches(tiny: tuple[Any, Any]) -> None:
 
 def test_batches_are_capped_at_max_batch_size(tiny: tuple[Any, Any]) -> None:
     policy = HFPolicy(dataclasses.replace(AGENT, max_batch_size=3), *tiny)
-    run_many(policy, 7)
-    assert policy.stats()["batches"] == 3  # 3 + 3 + 1
+    outs = run_many(policy, 7)
+    assert len(outs) == 7 and 1 < policy.stats()["mean_batch_size"] <= 3
     policy.close()
+
+
+def test_requests_join_a_running_batch_with_exact_logprobs(tiny: tuple[Any, Any]) -> None:
+    model, tokenizer = tiny
+    policy = HFPolicy(dataclasses.replace(AGENT, max_new_tokens=24), model, tokenizer)
+    short = [{"role": "user", "content": "hi"}]
+    long = [{"role": "user", "content": "a much longer prompt " * 12}]
+
+    async def main() -> list[Completion]:
+        first = asyncio.ensure_future(policy.generate(short, seed=1))
+        while policy.stats()["steps"] < 4:  # the first request is decoding
+            await asyncio.sleep(0.005)
+        # one prompt longer than the running cache, one shorter: both paddings are exercised
+        later = asyncio.gather(policy.generate(long, seed=2), policy.generate(short, seed=4))
+        return [await first, *await later]
+
+    outs = asyncio.run(main())
+    stats = policy.stats()
+    assert [o.response_len > 4 for o in outs] == [True] * 3
+    assert stats["batches"] == 2 and stats["mean_batch_size"] > 1.5
+    assert stats["steps"] < 2 * 24  # the later requests did not wait for the first to finish
+    for out in outs:
+        ids = torch.tensor([*out.prompt_ids, *out.response_ids])
+        with torch.no_grad():
+            logits = model(input_ids=ids[None]).logits[0]
+        n = len(out.prompt_ids)
+        ref = token_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
+        assert torch.allclose(torch.tensor(out.logprobs), ref, atol=1e-4)
+    alone = asyncio.run(policy.generate(short, seed=4))  # same request, run on its own
+    policy.close()
+    assert alone.response_ids == outs[2].response_ids
+
+
+def test_generate_ids_without_an_event_loop(tiny: tuple[Any, Any]) -> None:
+    model, tokenizer = tiny
+    policy = HFPolicy(AGENT, model, tokenizer)
+    prompt = tokenizer("<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n")["input_ids"]
+    outs = policy.generate_ids([prompt, prompt], [5, 5])
+    assert outs[0].response_ids == outs[1].response_ids and outs[0].prompt_ids == tuple(prompt)
 
 
 @pytest.mark.parametrize("top_p", [1.0, 0.8])
@@ -150,3 +189,34 @@ def test_generation_leaves_training_mode_alone(tiny: tuple[Any, Any]) -> None:
     finally:
         model.eval()
     policy.close()
+
+
+def test_a_failing_step_fails_its_callers_and_the_engine_recovers(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mars2.agents.decode import Decoder
+
+    original = Decoder.admit
+    calls: list[int] = []
+
+    def admit_once_broken(self: Decoder, requests: Any) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        original(self, requests)
+
+    monkeypatch.setattr(Decoder, "admit", admit_once_broken)
+    policy = HFPolicy(AGENT, *tiny)
+    with pytest.raises(RuntimeError, match="boom"):
+        run_many(policy, 2)
+    assert all(o.response_len > 0 for o in run_many(policy, 2))
+    policy.close()
+
+
+def test_close_stops_the_engine_thread(tiny: tuple[Any, Any]) -> None:
+    policy = HFPolicy(AGENT, *tiny)
+    run_many(policy, 1)
+    thread = policy._thread
+    assert thread is not None and thread.is_alive()
+    policy.close()
+    assert not thread.is_alive()

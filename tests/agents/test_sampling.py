@@ -43,3 +43,20 @@ def test_token_logprobs_by_hand() -> None:
     logits = torch.tensor([[1.0, 2.0], [0.0, 0.0]])
     got = token_logprobs(logits, torch.tensor([1, 0]), 0.5)
     assert torch.allclose(got, torch.tensor([-math.log1p(math.exp(-2.0)), math.log(0.5)]))
+
+
+def test_top_p_over_a_large_vocabulary_matches_a_full_sort() -> None:
+    """The nucleus found from the top-k candidates is the one a full sort gives."""
+    gen = torch.Generator().manual_seed(1)
+    logits = torch.cat(
+        [torch.randn(2, 5000, generator=gen) * 4, torch.zeros(1, 5000)]
+    )  # last: flat
+    for top_p in (0.5, 0.95):
+        probs = torch.softmax(logits, -1)
+        sorted_p, order = probs.sort(dim=-1, descending=True)
+        nucleus = [
+            set(order[r][(sorted_p[r].cumsum(-1) - sorted_p[r]) < top_p].tolist()) for r in range(3)
+        ]
+        for seed in range(30):
+            tokens, _ = sample_tokens(logits, 1.0, top_p, gens(seed, seed + 100, seed + 200))
+            assert all(int(t) in nucleus[r] for r, t in enumerate(tokens))

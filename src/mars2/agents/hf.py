@@ -1,52 +1,50 @@
-"""The `hf` backend: a transformers model behind a batching queue, with a hand-written sampler.
+"""The `hf` backend: a transformers model on the shared engine thread (continuous batching).
 
-Each batch is left-padded and decoded with a KV cache; every step samples each row with its
-own seeded generator (mars2.agents.sampling) and records the log-prob of the sampled token.
-Rows that finish (EOS or `max_new_tokens`) leave the batch and its cache, so a long straggler
-does not pay for finished rows. The model runs in one worker thread under a lock that
-`sync_weights` shares.
+Each step of the engine runs `Decoder.step` (mars2.agents.decode) under a lock that
+`sync_weights` shares, with the model in eval mode (its training flag is restored after the
+step, so a learner can share the model object). Requests that arrive mid-batch are prefilled
+and merged into the running batch; finished rows leave it at once.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
+import contextlib
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 import torch
 
 from mars2.agents.base import Messages, encode_chat, request_seed
-from mars2.agents.batching import BatchQueue
-from mars2.agents.sampling import sample_tokens
+from mars2.agents.decode import Decoder, Row
+from mars2.agents.engine import Engine, Pending
 from mars2.config import AgentConfig
 from mars2.types import Completion
 
 
-@dataclass(frozen=True)
-class _Request:
-    prompt_ids: list[int]
-    seed: int
-
-
-class HFPolicy:
+class HFPolicy(Engine):
     """A Policy on a transformers causal LM (shared with a learner or loaded by load_policy)."""
 
     def __init__(self, agent: AgentConfig, model: Any, tokenizer: Any, *, seed: int = 0) -> None:
         self.agent = agent
         self.name = agent.name or agent.model
+        super().__init__(f"hf-{self.name}", agent.max_batch_size)
         self.model = model
         self.tokenizer = tokenizer
         self._seed = seed
         self._n_requests = 0
-        self._lock = threading.Lock()
-        self._queue: BatchQueue[_Request, Completion] = BatchQueue(
-            self._run_batch, agent.max_batch_size, name=f"hf-{self.name}"
-        )
-        self._eos = _eos_ids(model, tokenizer)
-        self._pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self._eos[0]
+        self._lock = threading.Lock()  # the model: decode steps vs sync_weights
+        eos = _eos_ids(model, tokenizer)
+        pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos[0]
+        self._decoder_args: dict[str, Any] = {
+            "pad_id": pad,
+            "eos_ids": eos,
+            "temperature": agent.temperature,
+            "top_p": agent.top_p,
+            "max_new_tokens": agent.max_new_tokens,
+        }
+        self._decoder = Decoder(model, **self._decoder_args)
         self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
 
     async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
@@ -54,24 +52,30 @@ class HFPolicy:
         if seed is None:
             seed = request_seed(self._seed, self._n_requests)
         self._n_requests += 1
-        return await self._queue.submit(_Request(prompt_ids, seed))
+        return await self.submit(prompt_ids, seed)
 
     def generate_ids(self, prompts: list[list[int]], seeds: list[int]) -> list[Completion]:
-        """Synchronous batch generation from token ids (benchmarks, and callers without a loop)."""
-        return self._run_batch([_Request(p, s) for p, s in zip(prompts, seeds, strict=True)])
+        """Synchronous batch generation from token ids, in the calling thread (benchmarks)."""
+        decoder = Decoder(self.model, **self._decoder_args)
+        finished: dict[int, Row] = {}
+        with self._model_turn():
+            decoder.admit([(i, p, s) for i, (p, s) in enumerate(zip(prompts, seeds, strict=True))])
+        while decoder.rows:
+            with self._model_turn():
+                finished.update((row.key, row) for row in decoder.step())
+        return [self._completion(finished[i]) for i in range(len(prompts))]
 
     def stats(self) -> dict[str, float]:
-        sizes = self._queue.batch_sizes
-        out = dict(self._counters)
-        out["requests"] = float(self._n_requests)
-        out["batches"] = float(len(sizes))
-        out["mean_batch_size"] = sum(sizes) / len(sizes) if sizes else 0.0
+        out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
         gen_s = out["generate_s"]
         out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
         return out
 
     def sync_weights(self, state_dict: dict[str, torch.Tensor] | None = None) -> None:
-        """Copy `state_dict` into the engine's model; None (a shared model object) is a no-op."""
+        """Copy `state_dict` into the engine's model; None (a shared model object) is a no-op.
+
+        Call it between rollouts: a request in flight would otherwise mix two policies.
+        """
         if state_dict is None:
             return
         with self._lock, torch.no_grad():
@@ -80,42 +84,55 @@ class HFPolicy:
                 raise ValueError(f"sync_weights: unknown parameter names {unexpected[:5]}")
 
     def close(self) -> None:
-        self._queue.close()
+        self.close_engine()
 
-    def _run_batch(self, requests: list[_Request]) -> list[Completion]:
+    # ---------------------------------------------------------------- engine hooks
+
+    @contextlib.contextmanager
+    def _model_turn(self) -> Iterator[None]:
         start = time.perf_counter()
         with self._lock:
             was_training = self.model.training
-            self.model.eval()
+            if was_training:  # walking the module tree costs ms: only when needed
+                self.model.eval()
             try:
-                rows = _generate(
-                    self.model,
-                    [r.prompt_ids for r in requests],
-                    [r.seed for r in requests],
-                    pad_id=self._pad,
-                    eos_ids=self._eos,
-                    temperature=self.agent.temperature,
-                    top_p=self.agent.top_p,
-                    max_new_tokens=self.agent.max_new_tokens,
-                )
+                yield
             finally:
-                self.model.train(was_training)
+                if was_training:
+                    self.model.train()
         self._counters["generate_s"] += time.perf_counter() - start
-        out = []
-        for req, (ids, logps, stopped) in zip(requests, rows, strict=True):
-            self._counters["tokens_generated"] += len(ids)
-            self._counters["prompt_tokens"] += len(req.prompt_ids)
-            text_ids = ids[:-1] if stopped else ids
-            out.append(
-                Completion(
-                    text=self.tokenizer.decode(text_ids, skip_special_tokens=True),
-                    prompt_ids=tuple(req.prompt_ids),
-                    response_ids=tuple(ids),
-                    logprobs=tuple(logps),
-                    finish_reason="stop" if stopped else "length",
-                )
-            )
-        return out
+
+    def _active(self) -> int:
+        return len(self._decoder.rows)
+
+    def _can_admit(self) -> bool:
+        return self._decoder.can_merge
+
+    def _admit(self, requests: list[Pending]) -> None:
+        with self._model_turn():
+            self._decoder.admit([(p, p.prompt_ids, p.seed) for p in requests])
+
+    def _step(self) -> list[tuple[Pending, Completion]]:
+        with self._model_turn():
+            done = self._decoder.step()
+        return [(row.key, self._completion(row)) for row in done]
+
+    def _abort(self) -> list[Pending]:
+        pending = [row.key for row in self._decoder.rows]
+        self._decoder = Decoder(self.model, **self._decoder_args)
+        return pending
+
+    def _completion(self, row: Row) -> Completion:
+        self._counters["tokens_generated"] += len(row.ids)
+        self._counters["prompt_tokens"] += len(row.prompt_ids)
+        text_ids = row.ids[:-1] if row.stopped else row.ids
+        return Completion(
+            text=self.tokenizer.decode(text_ids, skip_special_tokens=True),
+            prompt_ids=tuple(row.prompt_ids),
+            response_ids=tuple(row.ids),
+            logprobs=tuple(row.logprobs),
+            finish_reason="stop" if row.stopped else "length",
+        )
 
 
 def _eos_ids(model: Any, tokenizer: Any) -> list[int]:
@@ -128,85 +145,3 @@ def _eos_ids(model: Any, tokenizer: Any) -> list[int]:
     if not ids:
         raise ValueError("the model and tokenizer define no EOS token")
     return sorted(set(ids))
-
-
-@functools.cache
-def _cache_kwarg_of(model_cls: Any) -> str:
-    params = inspect.signature(model_cls.forward).parameters
-    return "cache" if "cache" in params else "past_key_values"  # transformers >= 5.20: `cache`
-
-
-def _cache_kwarg(model: Any) -> str:
-    base = model.get_base_model() if hasattr(model, "get_base_model") else model  # peft
-    return _cache_kwarg_of(type(base))  # type: ignore[arg-type]
-
-
-def _cache_of(out: Any) -> Any:
-    cache = getattr(out, "cache", None)
-    return cache if cache is not None else out.past_key_values
-
-
-@torch.no_grad()
-def _generate(
-    model: Any,
-    prompts: list[list[int]],
-    seeds: list[int],
-    *,
-    pad_id: int,
-    eos_ids: list[int],
-    temperature: float,
-    top_p: float,
-    max_new_tokens: int,
-) -> list[tuple[list[int], list[float], bool]]:
-    """Sample a response per prompt: (token ids, log-probs, stopped on EOS) per row."""
-    device = next(model.parameters()).device
-    n, width = len(prompts), max(len(p) for p in prompts)
-    input_ids = torch.full((n, width), pad_id, dtype=torch.long)
-    mask = torch.zeros((n, width), dtype=torch.long)
-    for i, p in enumerate(prompts):  # left padding
-        input_ids[i, width - len(p) :] = torch.tensor(p)
-        mask[i, width - len(p) :] = 1
-    input_ids, mask = input_ids.to(device), mask.to(device)
-    positions = (mask.cumsum(-1) - 1).clamp(min=0)
-    generators = [torch.Generator().manual_seed(s) for s in seeds]
-    eos = torch.tensor(eos_ids, device=device)
-    out = model(
-        input_ids=input_ids,
-        attention_mask=mask,
-        position_ids=positions,
-        use_cache=True,
-        logits_to_keep=1,
-    )
-    cache, logits = _cache_of(out), out.logits[:, -1]
-    next_pos = positions[:, -1:] + 1  # [B, 1]
-    active = list(range(n))  # batch row -> request index
-    results: list[tuple[list[int], list[float], bool]] = [([], [], False) for _ in range(n)]
-    for step in range(max_new_tokens):
-        tokens, logps = sample_tokens(logits, temperature, top_p, [generators[i] for i in active])
-        stopped = torch.isin(tokens, eos).tolist()
-        for row, (req, tok, lp) in enumerate(
-            zip(active, tokens.tolist(), logps.tolist(), strict=True)
-        ):
-            results[req][0].append(tok)
-            results[req][1].append(lp)
-            if stopped[row]:
-                results[req] = (results[req][0], results[req][1], True)
-        keep = [row for row in range(len(active)) if not stopped[row]]
-        if not keep or step == max_new_tokens - 1:
-            break
-        if len(keep) < len(active):
-            index = torch.tensor(keep, device=device)
-            cache.batch_select_indices(index)
-            tokens, mask, next_pos = tokens[index], mask[index], next_pos[index]
-            active = [active[row] for row in keep]
-        mask = torch.cat([mask, mask.new_ones((len(active), 1))], dim=-1)
-        out = model(
-            input_ids=tokens.unsqueeze(-1),
-            attention_mask=mask,
-            position_ids=next_pos,
-            use_cache=True,
-            **{_cache_kwarg(model): cache},
-        )
-        cache, logits = _cache_of(out), out.logits[:, -1]
-        next_pos = next_pos + 1
-    return results

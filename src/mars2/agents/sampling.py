@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import torch
 
+_FIRST_K = 256  # candidates tried before sorting the whole vocabulary for top-p
+
 
 def sample_tokens(
     logits: torch.Tensor,  # [B, V]
@@ -22,7 +24,7 @@ def sample_tokens(
     probs = logp.exp()
     u = torch.cat([torch.rand(1, generator=g) for g in generators]).to(probs.device)  # [B]
     if top_p < 1.0:
-        sorted_p, order = probs.sort(dim=-1, descending=True)
+        sorted_p, order = _top_mass(probs, top_p)
         keep = (sorted_p.cumsum(-1) - sorted_p) < top_p  # the top token is always kept
         cdf = (sorted_p * keep).cumsum(-1)
         last = keep.sum(-1, keepdim=True) - 1
@@ -33,6 +35,20 @@ def sample_tokens(
         pick = torch.searchsorted(cdf, (u * cdf[:, -1]).unsqueeze(-1), right=True)
         tokens = pick.clamp(max=probs.shape[-1] - 1).squeeze(-1)
     return tokens, logp.gather(1, tokens.unsqueeze(-1)).squeeze(-1)
+
+
+def _top_mass(probs: torch.Tensor, top_p: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """The tokens of each row sorted by probability, far enough to hold the nucleus.
+
+    LLM distributions are peaked, so the top `_FIRST_K` usually hold `top_p` of the mass in
+    every row: then a top-k replaces the sort of the whole vocabulary (exact, up to the order of
+    equal probabilities). Otherwise, sort everything.
+    """
+    if probs.shape[-1] > _FIRST_K:
+        top, order = probs.topk(_FIRST_K, dim=-1)  # sorted, descending
+        if bool((top.sum(-1) >= top_p).all()):
+            return top, order
+    return probs.sort(dim=-1, descending=True)
 
 
 def token_logprobs(

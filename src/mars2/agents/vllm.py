@@ -2,7 +2,9 @@
 
 vLLM is imported lazily, only when a `vllm` agent is built. Prompts are rendered with the HF
 tokenizer (the same `encode_chat` as the hf backend) and passed as token ids; each request
-carries its own seed. Log-probs are vLLM's `processed_logprobs`: after temperature and top-p,
+carries its own seed. Our engine thread (mars2.agents.engine) feeds requests to vLLM's
+`LLMEngine` as they arrive (`add_request`) and calls `step()`, so vLLM batches continuously
+across trees. Log-probs are vLLM's `processed_logprobs`: after temperature and top-p,
 so they equal the hf backend's (untruncated, tempered) log-probs when top_p = 1; with top_p < 1
 they are renormalised over the nucleus, which TIS then sees as a (small) mismatch.
 
@@ -14,30 +16,24 @@ CPU build, where plain `load_weights` fails. The prefix cache is reset afterward
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mars2.agents.base import Messages, encode_chat, request_seed
-from mars2.agents.batching import BatchQueue
+from mars2.agents.engine import Engine, Pending
 from mars2.agents.models import load_tokenizer, pick_device, resolve_model
 from mars2.config import AgentConfig
-from mars2.errors import UserError
+from mars2.errors import InfraError, UserError
 from mars2.types import Completion
 
 log = logging.getLogger(__name__)
 
 WORKER_EXTENSION = "mars2.agents.vllm_worker.WeightSyncExtension"
-
-
-@dataclass(frozen=True)
-class _Request:
-    prompt_ids: list[int]
-    seed: int
 
 
 def import_vllm() -> Any:
@@ -51,13 +47,14 @@ def import_vllm() -> Any:
     return vllm
 
 
-class VLLMPolicy:
+class VLLMPolicy(Engine):
     """A Policy on an in-process `vllm.LLM` engine."""
 
     def __init__(self, agent: AgentConfig, *, seed: int = 0, **engine_kwargs: Any) -> None:
         vllm = import_vllm()
         self.agent = agent
         self.name = agent.name or agent.model
+        super().__init__(f"vllm-{self.name}", agent.max_batch_size)
         folder = resolve_model(agent.model)
         self.tokenizer: Any = load_tokenizer(str(folder))
         self._seed = seed
@@ -80,42 +77,65 @@ class VLLMPolicy:
         self.llm = vllm.LLM(**kwargs)
         log.info("vLLM engine for %s ready in %.1f s", folder, time.perf_counter() - start)
         self._sampling = vllm.SamplingParams
-        self._queue: BatchQueue[_Request, Completion] = BatchQueue(
-            self._run_batch, agent.max_batch_size, name=f"vllm-{self.name}"
-        )
+        self._in_flight: dict[str, Pending] = {}
+        self._next_id = 0
 
     async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
         prompt_ids = encode_chat(self.tokenizer, messages, self.agent.max_prompt_tokens)
         if seed is None:
             seed = request_seed(self._seed, self._n_requests)
         self._n_requests += 1
-        return await self._queue.submit(_Request(prompt_ids, seed))
-
-    def generate_ids(self, prompts: list[list[int]], seeds: list[int]) -> list[Completion]:
-        """Synchronous batch generation from token ids (benchmarks, smoke tests)."""
-        return self._run_batch([_Request(p, s) for p, s in zip(prompts, seeds, strict=True)])
+        return await self.submit(prompt_ids, seed)
 
     def _params(self, seed: int) -> Any:
+        from vllm.sampling_params import RequestOutputKind
+
         return self._sampling(
             temperature=self.agent.temperature,
             top_p=self.agent.top_p,
             max_tokens=self.agent.max_new_tokens,
             seed=seed & 0x7FFFFFFF,
             logprobs=0,  # the sampled token's log-prob only
+            output_kind=RequestOutputKind.FINAL_ONLY,
         )
 
-    def _run_batch(self, requests: list[_Request]) -> list[Completion]:
+    # ---------------------------------------------------------------- engine hooks
+
+    def _active(self) -> int:
+        return len(self._in_flight)
+
+    def _admit(self, requests: list[Pending]) -> None:
+        with self._lock:
+            for pending in requests:
+                self._next_id += 1
+                request_id = str(self._next_id)  # outputs carry this id (vLLM adds a suffix inside)
+                self.llm.llm_engine.add_request(
+                    request_id, {"prompt_token_ids": pending.prompt_ids}, self._params(pending.seed)
+                )
+                self._in_flight[request_id] = pending
+
+    def _step(self) -> list[tuple[Pending, Completion]]:
         start = time.perf_counter()
         with self._lock:
-            outputs = self.llm.generate(
-                [{"prompt_token_ids": r.prompt_ids} for r in requests],
-                sampling_params=[self._params(r.seed) for r in requests],
-                use_tqdm=False,
-            )
+            if not self.llm.llm_engine.has_unfinished_requests():
+                raise InfraError(f"vLLM has no record of requests {sorted(self._in_flight)[:5]}")
+            outputs = self.llm.llm_engine.step()
         self._counters["generate_s"] += time.perf_counter() - start
-        return [self._completion(r, o) for r, o in zip(requests, outputs, strict=True)]
+        done = []
+        for output in outputs:
+            if output.finished and output.request_id in self._in_flight:
+                pending = self._in_flight.pop(output.request_id)
+                done.append((pending, self._completion(pending, output)))
+        return done
 
-    def _completion(self, request: _Request, output: Any) -> Completion:
+    def _abort(self) -> list[Pending]:
+        pending = list(self._in_flight.values())
+        with contextlib.suppress(Exception):  # the engine may be the thing that failed
+            self.llm.llm_engine.abort_request(list(self._in_flight))
+        self._in_flight.clear()
+        return pending
+
+    def _completion(self, request: Pending, output: Any) -> Completion:
         sample = output.outputs[0]
         ids = list(sample.token_ids)
         logprobs = [
@@ -145,17 +165,13 @@ class VLLMPolicy:
             self.llm.reset_prefix_cache()
 
     def stats(self) -> dict[str, float]:
-        sizes = self._queue.batch_sizes
-        out = dict(self._counters)
-        out["requests"] = float(self._n_requests)
-        out["batches"] = float(len(sizes))
-        out["mean_batch_size"] = sum(sizes) / len(sizes) if sizes else 0.0
+        out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
         gen_s = out["generate_s"]
         out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
         return out
 
     def close(self) -> None:
-        self._queue.close()
+        self.close_engine()
         del self.llm
 
 

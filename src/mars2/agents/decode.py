@@ -1,0 +1,195 @@
+"""Batched sampling over a transformers causal LM with a KV cache, rows joining and leaving.
+
+`Decoder` holds the rows being generated together: their left-padded KV cache, attention mask,
+positions, next-token logits and per-row seeded generators. `admit` prefills new requests and
+merges them into the running batch (continuous batching); `step` samples one token for every
+row, retires the rows that hit EOS or their token limit, and runs one forward pass for the rest.
+Left padding that no row needs any more is cropped, so the cache stays as short as its longest
+live row. Every log-prob is under softmax(logits / temperature) before top-p truncation.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from mars2.agents.sampling import sample_tokens
+
+
+@dataclass
+class Row:
+    """One request in flight: its prompt, seeded generator and what it has sampled so far."""
+
+    key: Any  # the caller's handle for this request
+    prompt_ids: list[int]
+    generator: torch.Generator
+    ids: list[int] = field(default_factory=list)
+    logprobs: list[float] = field(default_factory=list)
+    stopped: bool = False  # ended on EOS (else on max_new_tokens)
+
+
+class Decoder:
+    """The rows decoded together by one model (not thread-safe: one thread drives it)."""
+
+    def __init__(
+        self,
+        model: Any,
+        *,
+        pad_id: int,
+        eos_ids: list[int],
+        temperature: float,
+        top_p: float,
+        max_new_tokens: int,
+    ) -> None:
+        self.model = model
+        self.pad_id = pad_id
+        self.temperature = temperature
+        self.top_p = top_p
+        self.max_new_tokens = max_new_tokens
+        self.device = next(model.parameters()).device
+        self.eos = torch.tensor(eos_ids, device=self.device)
+        self.rows: list[Row] = []
+        self.cache: Any = None
+        self.mask = torch.zeros((0, 0), dtype=torch.long, device=self.device)  # [B, T]
+        self.next_pos = torch.zeros((0, 1), dtype=torch.long, device=self.device)  # [B, 1]
+        self.logits: torch.Tensor | None = None  # [B, V] for each row's next token
+
+    @property
+    def can_merge(self) -> bool:
+        """Whether new rows can join a running batch (plain dynamic KV layers only)."""
+        if self.cache is None:
+            return True
+        layers = getattr(self.cache, "layers", None)
+        return layers is not None and all(type(x).__name__ == "DynamicLayer" for x in layers)
+
+    @torch.no_grad()
+    def admit(self, key_prompt_seed: list[tuple[Any, list[int], int]]) -> None:
+        """Prefill new requests (key, prompt ids, seed) and add them to the batch."""
+        prompts = [p for _, p, _ in key_prompt_seed]
+        width = max(len(p) for p in prompts)
+        ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for i, p in enumerate(prompts):  # left padding
+            ids[i, width - len(p) :] = torch.tensor(p)
+            mask[i, width - len(p) :] = 1
+        ids, mask = ids.to(self.device), mask.to(self.device)
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        out = self.model(
+            input_ids=ids,
+            attention_mask=mask,
+            position_ids=positions,
+            use_cache=True,
+            logits_to_keep=1,
+        )
+        logits = out.logits[:, -1].float()
+        rows = [
+            Row(key, prompt, torch.Generator().manual_seed(seed))
+            for key, prompt, seed in key_prompt_seed
+        ]
+        if not self.rows:
+            self.cache, self.mask, self.logits = _cache_of(out), mask, logits
+            self.next_pos, self.rows = positions[:, -1:] + 1, rows
+            return
+        assert self.logits is not None and self.can_merge
+        _merge_caches(self.cache, _cache_of(out), self.mask.shape[1], width)
+        self.mask = _cat_left_padded(self.mask, mask)
+        self.next_pos = torch.cat([self.next_pos, positions[:, -1:] + 1])
+        self.logits = torch.cat([self.logits, logits])
+        self.rows.extend(rows)
+
+    @torch.no_grad()
+    def step(self) -> list[Row]:
+        """Sample one token per row; return the rows that finished (and leave the batch)."""
+        assert self.logits is not None and self.rows
+        tokens, logps = sample_tokens(
+            self.logits, self.temperature, self.top_p, [r.generator for r in self.rows]
+        )
+        stopped = torch.isin(tokens, self.eos).tolist()
+        done, keep = [], []
+        for i, (row, tok, lp) in enumerate(
+            zip(self.rows, tokens.tolist(), logps.tolist(), strict=True)
+        ):
+            row.ids.append(tok)
+            row.logprobs.append(lp)
+            row.stopped = stopped[i]
+            if row.stopped or len(row.ids) >= self.max_new_tokens:
+                done.append(row)
+            else:
+                keep.append(i)
+        if not keep:
+            self._reset()
+            return done
+        if done:
+            index = torch.tensor(keep, device=self.device)
+            self.cache.batch_select_indices(index)
+            tokens, self.mask, self.next_pos = tokens[index], self.mask[index], self.next_pos[index]
+            self.rows = [self.rows[i] for i in keep]
+            self._crop_left()
+        self.mask = torch.cat([self.mask, self.mask.new_ones((len(self.rows), 1))], dim=-1)
+        out = self.model(
+            input_ids=tokens.unsqueeze(-1),
+            attention_mask=self.mask,
+            position_ids=self.next_pos,
+            use_cache=True,
+            **{_cache_kwarg(self.model): self.cache},
+        )
+        self.cache, self.logits = _cache_of(out), out.logits[:, -1].float()
+        self.next_pos = self.next_pos + 1
+        return done
+
+    def _crop_left(self) -> None:
+        """Drop leading columns that are padding for every remaining row."""
+        start = int(self.mask.any(0).long().argmax())
+        if start > 0 and self.can_merge:
+            for layer in self.cache.layers:
+                layer.keys = layer.keys[:, :, start:]
+                layer.values = layer.values[:, :, start:]
+            self.mask = self.mask[:, start:]
+
+    def _reset(self) -> None:
+        self.rows, self.cache, self.logits = [], None, None
+        self.mask = self.mask[:0, :0]
+        self.next_pos = self.next_pos[:0]
+
+
+def _merge_caches(cache: Any, new: Any, old_len: int, new_len: int) -> None:
+    """Append the rows of cache `new` to `cache`, left-padding the shorter one in time."""
+    width = max(old_len, new_len)
+    for layer, extra in zip(cache.layers, new.layers, strict=True):
+        for name in ("keys", "values"):
+            a, b = getattr(layer, name), getattr(extra, name)  # [B, H, T, D]
+            setattr(layer, name, torch.cat([_pad_time(a, width), _pad_time(b, width)]))
+
+
+def _pad_time(x: torch.Tensor, width: int) -> torch.Tensor:
+    if x.shape[2] == width:
+        return x
+    pad = x.new_zeros((x.shape[0], x.shape[1], width - x.shape[2], x.shape[3]))
+    return torch.cat([pad, x], dim=2)
+
+
+def _cat_left_padded(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    width = max(a.shape[1], b.shape[1])
+    pad_a = a.new_zeros((a.shape[0], width - a.shape[1]))
+    pad_b = b.new_zeros((b.shape[0], width - b.shape[1]))
+    return torch.cat([torch.cat([pad_a, a], 1), torch.cat([pad_b, b], 1)])
+
+
+@functools.cache
+def _cache_kwarg_of(model_cls: Any) -> str:
+    params = inspect.signature(model_cls.forward).parameters
+    return "cache" if "cache" in params else "past_key_values"  # transformers >= 5.20: `cache`
+
+
+def _cache_kwarg(model: Any) -> str:
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model  # peft
+    return _cache_kwarg_of(type(base))  # type: ignore[arg-type]
+
+
+def _cache_of(out: Any) -> Any:
+    cache = getattr(out, "cache", None)
+    return cache if cache is not None else out.past_key_values

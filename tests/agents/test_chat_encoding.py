@@ -50,11 +50,10 @@ def test_importing_agents_does_not_import_torch() -> None:
 def test_backends_and_the_scripted_fake_satisfy_the_protocol(tiny: tuple[Any, Any]) -> None:
     import asyncio
 
+    from fakes import ScriptedPolicy
     from mars2.agents.base import Policy
     from mars2.agents.hf import HFPolicy
     from mars2.config import AgentConfig
-
-    from .scripted import ScriptedPolicy
 
     fake = ScriptedPolicy(["```python\nprint(1)\n```"])
     out = asyncio.run(fake.generate([{"role": "user", "content": "hi"}], seed=3))

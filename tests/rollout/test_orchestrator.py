@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rollout_fakes import RIGHT, SUM_EVENS, WRONG, ScriptedPolicy, refines_to_right
 
+from fakes import RIGHT, SUM_EVENS, WRONG, ScriptedPolicy, fenced, refines_to_right
 from mars2.config import AgentConfig, SandboxConfig, SearchConfig
 from mars2.rollout import Orchestrator
 from mars2.rollout.summary import summarize
@@ -27,8 +27,10 @@ def grow(sandbox, policies, search: SearchConfig, n_problems: int = 1):  # type:
 
 
 def test_refinement_chain_fixes_the_bug(sandbox) -> None:  # type: ignore[no-untyped-def]
-    policy = ScriptedPolicy("a", refines_to_right)
-    orchestrator, (result,) = grow(sandbox, [policy], SearchConfig(algo="refine", budget=3))
+    policy = ScriptedPolicy(refines_to_right, "a")
+    orchestrator, (result,) = grow(
+        sandbox, [policy], SearchConfig(algo="refine", budget=3, parallel_expansions=1)
+    )
     records = result.records
     assert [r.parent_id for r in records] == [None, records[0].node_id, records[1].node_id]
     assert records[0].code == WRONG and not records[0].passed
@@ -37,15 +39,16 @@ def test_refinement_chain_fixes_the_bug(sandbox) -> None:  # type: ignore[no-unt
     assert records[1].code == RIGHT and records[1].passed and records[1].score == 1.0
     assert records[1].reward == 1.0 and records[0].reward == 0.0
     # the refine prompt carried the previous code and its feedback
-    assert "return sum(xs)" in "\n".join(m["content"] for m in policy.calls[1])
-    assert orchestrator.stats.nodes == 3 and orchestrator.stats.tokens == 12
+    assert "return sum(xs)" in "\n".join(m["content"] for m in policy.requests[1][0])
+    assert orchestrator.stats.nodes == 3
+    assert orchestrator.stats.tokens == sum(r.response_len for r in records)
     summary = summarize([result], ["a"])
     assert (summary["pass@1"], summary["pass@1_mcts"], summary["pass@n"]) == (0.0, 1.0, 1.0)
 
 
 def test_many_trees_two_agents_budget_respected(sandbox) -> None:  # type: ignore[no-untyped-def]
-    good = ScriptedPolicy("good", lambda m: RIGHT)
-    bad = ScriptedPolicy("bad", lambda m: WRONG)
+    good = ScriptedPolicy([fenced(RIGHT)], "good")
+    bad = ScriptedPolicy([fenced(WRONG)], "bad")
     search = SearchConfig(budget=6, parallel_expansions=2, trees_in_flight=3)
     _, results = grow(sandbox, [good, bad], search, n_problems=4)
     assert len(results) == 4
@@ -61,8 +64,8 @@ def test_many_trees_two_agents_budget_respected(sandbox) -> None:  # type: ignor
 
 def test_same_seed_same_trees(sandbox) -> None:  # type: ignore[no-untyped-def]
     def tree_shape():  # type: ignore[no-untyped-def]
-        policies = [ScriptedPolicy("a", refines_to_right), ScriptedPolicy("b", lambda m: WRONG)]
-        _, (result,) = grow(sandbox, policies, SearchConfig(budget=5))
+        policies = [ScriptedPolicy(refines_to_right, "a"), ScriptedPolicy([fenced(WRONG)], "b")]
+        _, (result,) = grow(sandbox, policies, SearchConfig(budget=5, parallel_expansions=3))
         return [(r.node_id, r.parent_id, r.agent_id, r.score) for r in result.records]
 
     assert tree_shape() == tree_shape()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -73,20 +74,20 @@ class Orchestrator:
         """Run the search on one problem until its node budget is spent."""
         started = time.perf_counter()
         state = self.algorithm.init_tree(seed)
-        in_flight: dict[asyncio.Task[tuple[float, NodePayload]], Trial] = {}
+        # Results are told in the order the trials were asked, not the order they finish: the
+        # tree then depends only on the seed, never on how fast the sandbox or the engine was.
+        in_flight: deque[tuple[Trial, asyncio.Task[tuple[float, NodePayload]]]] = deque()
         while True:
             room = self.search.parallel_expansions - len(in_flight)
             if room > 0:
                 for trial in self.algorithm.ask(state, room):
                     task = asyncio.create_task(self._expand(problem, state, trial, seed))
-                    in_flight[task] = trial
+                    in_flight.append((trial, task))
             if not in_flight:
                 break
-            done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                trial = in_flight.pop(task)
-                score, payload = task.result()
-                self.algorithm.tell(state, trial, score, payload)
+            trial, task = in_flight.popleft()
+            score, payload = await task
+            self.algorithm.tell(state, trial, score, payload)
         self.stats.search_s += time.perf_counter() - started
         self.stats.trees += 1
         return TreeResult(tree_id, problem, state, self._records(tree_id, problem, state))

@@ -1,4 +1,7 @@
-"""A deterministic fake Policy for tests (the `scripted` backend of the issue; tests only).
+"""Test doubles shared by the test packages (importable as `fakes`): a scripted Policy and a
+small problem with right and wrong answers. Fakes live here, never in the product.
+
+ScriptedPolicy is the `scripted` backend of the agents issue.
 
 Answers come from a function of the messages, or from a list used in request order; token
 ids are the bytes of the answer and every log-prob is -1.0, so lengths and sums are known.
@@ -10,7 +13,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mars2.types import Completion
+from mars2.types import Completion, Problem, TestCase
 
 Messages = list[dict[str, str]]
 
@@ -44,3 +47,30 @@ class ScriptedPolicy:
 
     def close(self) -> None:
         self.closed = True
+
+    def sync_weights(self, state_dict: Any = None) -> None:
+        """Nothing to copy: a scripted policy has no weights."""
+
+
+SUM_EVENS = Problem(
+    id="sum-evens",
+    statement="Return the sum of the even numbers in xs.",
+    starter_code="def sum_evens(xs):\n",
+    test_style="functional",
+    fn_name="sum_evens",
+    public_tests=(TestCase([[1, 2, 3, 4]], 6), TestCase([[]], 0), TestCase([[5]], 0)),
+    private_tests=(TestCase([[2, 2]], 4), TestCase([[-2, 1]], -2)),
+    solution="def sum_evens(xs):\n    return sum(x for x in xs if x % 2 == 0)\n",
+)
+RIGHT = SUM_EVENS.solution or ""
+WRONG = "def sum_evens(xs):\n    return sum(xs)\n"
+
+
+def fenced(code: str) -> str:
+    return f"Here you go:\n```python\n{code}```\n"
+
+
+def refines_to_right(messages: Messages) -> str:
+    """Wrong on a fresh attempt, right when asked to refine (the prompt shows previous code)."""
+    text = "\n".join(m["content"] for m in messages)
+    return fenced(RIGHT if "return sum(xs)" in text else WRONG)

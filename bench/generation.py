@@ -56,9 +56,16 @@ def run_ours(policy: HFPolicy, batch: int) -> tuple[int, float]:
 
 
 def run_raw(model: Any, tokenizer: Any, agent: AgentConfig, batch: int) -> tuple[int, float]:
+    return raw_generate(model, tokenizer, agent, [messages(i) for i in range(batch)])
+
+
+def raw_generate(
+    model: Any, tokenizer: Any, agent: AgentConfig, chats: list[list[dict[str, str]]]
+) -> tuple[int, float]:
+    """(generated tokens up to and including EOS, seconds) of one `model.generate` batch."""
     texts = [
-        tokenizer.apply_chat_template(messages(i), add_generation_prompt=True, tokenize=False)
-        for i in range(batch)
+        tokenizer.apply_chat_template(chat, add_generation_prompt=True, tokenize=False)
+        for chat in chats
     ]
     tokenizer.padding_side = "left"
     enc = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False)

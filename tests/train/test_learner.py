@@ -139,3 +139,25 @@ def test_lora_trains_only_adapters_and_checkpoints_them() -> None:
     learner.update(samples())
     state = learner.state_dict()
     assert state["model"] and all("lora_" in k for k in state["model"])
+
+
+@pytest.mark.parametrize("name", ["grpo", "gspo"])
+def test_single_update_reuses_the_gradient_pass_as_old_policy(name: str) -> None:
+    """With one optimizer step, π_old is the gradient pass's own log-probs: the step matches one
+    taken against separately recomputed old log-probs, and no extra forward pass runs."""
+    base = tiny_model()
+    fast = make_learner(copy.deepcopy(base), micro=2, name=name, tis="token")
+    slow = make_learner(copy.deepcopy(base), micro=2, name=name, tis="token")
+    calls = []
+    fast.model.model.register_forward_hook(lambda *_: calls.append(1))
+    fast.update(samples())
+    assert len(calls) == 2  # two micro-batches, one pass each
+    batch = samples()
+    slow.rng.shuffle(batch)  # the order update() uses with the same seed
+    slow.model.eval()
+    slow._optimizer_step(batch, slow._logprobs(slow.model, batch, grad=False), None)
+    for (n, a), (_, b) in zip(
+        fast.model.named_parameters(), slow.model.named_parameters(), strict=True
+    ):
+        assert a.grad is not None and b.grad is not None, n
+        assert torch.allclose(a.grad, b.grad, rtol=1e-5, atol=1e-7), n

@@ -1,8 +1,9 @@
 """One agent's learner: its trainable weights, optimizer, LR schedule and the policy update.
 
 The update follows design.md §7: "old" log-probs are recomputed by the learner before the first
-optimizer step of a training step, rollout log-probs come from the engine (TIS), an optional
-frozen reference gives the KL term. A training step's samples are split into
+optimizer step of a training step (with one optimizer step per training step they are the
+gradient pass's own log-probs, detached: the same values without a second forward pass),
+rollout log-probs come from the engine (TIS), an optional frozen reference gives the KL term. A training step's samples are split into
 `updates_per_step` mini-batches (one optimizer step each), each mini-batch into micro-batches
 with gradient accumulation; the loss is normalised over the whole mini-batch, so the gradient
 does not depend on the micro-batch size.
@@ -141,7 +142,11 @@ class Learner:
         n_mini = min(self.train_config.updates_per_step, len(samples))
         minis = [samples[i::n_mini] for i in range(n_mini)]
         self.model.eval()  # no dropout: old/rollout/current log-probs must be comparable
-        olds = [self._logprobs(self.model, mini, grad=False) for mini in minis]
+        # With one optimizer step the weights are still π_old when each micro-batch's loss is
+        # taken, so π_old is that forward pass's own log-probs (detached): no extra forward.
+        olds: list[list[torch.Tensor] | None] = [None]
+        if n_mini > 1:
+            olds = [self._logprobs(self.model, mini, grad=False) for mini in minis]
         refs = [self._reference_logprobs(mini) for mini in minis]
         totals: dict[str, float] = {}
         for mini, old, ref in zip(minis, olds, refs, strict=True):
@@ -156,7 +161,7 @@ class Learner:
     def _optimizer_step(
         self,
         samples: Sequence[Sample],
-        old: list[torch.Tensor],
+        old: list[torch.Tensor] | None,
         ref: list[torch.Tensor] | None,
     ) -> dict[str, float]:
         mb = self.train_config.micro_batch_size
@@ -177,7 +182,7 @@ class Learner:
             loss, stats = policy_loss(
                 self.loss_config,
                 logp,
-                old[k],
+                old[k] if old is not None else logp.detach(),
                 advantages.to(self.device),
                 mask.to(self.device),
                 rollout_logp=rollout.to(self.device) if self.loss_config.tis != "none" else None,

@@ -1,0 +1,360 @@
+"""Benchmark: one learner optimizer step of mars2 vs TRL's GRPOTrainer on the same fixed batch.
+
+Both contenders train SmolLM2-135M-Instruct (the bundled model, float32, all weights) with
+torch AdamW on ONE fixed synthetic batch (seeded: prompts and responses of random tokens with
+slightly different lengths, advantages, rollout log-probs), split into the same micro-batches
+with gradient accumulation, and take one optimizer step per timed repetition:
+
+- mars2: `Learner.update` with the GSPO loss (one sequence-level ratio, clipped), aggregation
+  `seq-mean-token-mean`, no KL, no TIS, `updates_per_step=1`.
+- TRL: `GRPOTrainer` with loss_type `grpo`, importance_sampling_level `sequence`, beta 0 (the
+  same objective: TRL's `grpo` loss is the mean over sequences of each sequence's token mean,
+  and without vLLM it applies no importance-sampling correction). Generation is bypassed: the
+  dict `_generate_and_score_completions` would return is built from the batch (left-padded
+  prompts, right-padded completions, advantages; no `old_per_token_logps`, as TRL itself does
+  with one iteration per generation), `training_step` runs on each micro-batch, then gradient
+  clipping, `optimizer.step`, `lr_scheduler.step` and `zero_grad` as in `Trainer`'s loop.
+
+Each contender runs in a fresh subprocess, so its peak memory is its own: the RSS high-water
+mark (`ru_maxrss`) on CPU, `torch.cuda.max_memory_allocated` on CUDA. The first step is a
+warm-up and is not timed; the median time of the other steps is reported, with tokens/s
+counted over response tokens and over prompt + response tokens. On CPU the time is the CPU time
+of the contender's process (`time.process_time`, one torch thread by default), which other jobs
+on a shared machine disturb far less than wall time; the median wall time is shown beside it.
+On CUDA the time is wall time after synchronising.
+
+    python bench/train_step.py [--quick] [--json] [--steps N]
+
+Targets (issue #8): >= 1.0x TRL's throughput and lower peak memory. The machine may be shared:
+the load average is printed with the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+MODEL = "smollm2-135m"
+CONTENDERS = ("mars2", "trl")
+CLIP_LOW, CLIP_HIGH = 3e-4, 4e-4  # GSPO paper's sequence-ratio clip range
+LR = 1e-6
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """The fixed synthetic batch: `samples` rows, lengths drawn around these sizes."""
+
+    samples: int
+    prompt_tokens: int
+    response_tokens: int
+    micro_batch: int
+    seed: int = 0
+
+
+FULL = BatchSpec(samples=8, prompt_tokens=200, response_tokens=128, micro_batch=4)
+QUICK = BatchSpec(samples=4, prompt_tokens=48, response_tokens=32, micro_batch=2)
+
+
+def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
+    """Seeded samples: random non-special tokens, lengths within -20% of the sizes, advantages
+    standardised within the batch, rollout log-probs in a plausible range."""
+    from mars2.types import Sample
+
+    rng = random.Random(spec.seed)
+    raw = [rng.gauss(0.0, 1.0) for _ in range(spec.samples)]
+    mean, std = statistics.fmean(raw), statistics.pstdev(raw) or 1.0
+    samples = []
+    for i in range(spec.samples):
+        n_prompt = rng.randint(spec.prompt_tokens * 4 // 5, spec.prompt_tokens)
+        n_resp = rng.randint(spec.response_tokens * 4 // 5, spec.response_tokens)
+        samples.append(
+            Sample(
+                agent_id=0,
+                prompt_ids=[rng.randrange(100, vocab) for _ in range(n_prompt)],
+                response_ids=[rng.randrange(100, vocab) for _ in range(n_resp)],
+                rollout_logprobs=[-rng.expovariate(1.0) for _ in range(n_resp)],
+                advantage=(raw[i] - mean) / std,
+                reward=float(raw[i] > mean),
+                group="bench",
+            )
+        )
+    return samples
+
+
+# ---------------------------------------------------------------- workers (one per subprocess)
+
+
+def run_mars2(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int) -> Any:
+    from mars2.config import AgentConfig, LossConfig, TrainConfig
+    from mars2.train.learner import Learner
+
+    learner = Learner(
+        model,
+        tokenizer,
+        AgentConfig(temperature=1.0, max_new_tokens=spec.response_tokens, lora_rank=0),
+        TrainConfig(lr=LR, micro_batch_size=spec.micro_batch, updates_per_step=1, grad_clip=1.0),
+        LossConfig(
+            name="gspo",
+            clip_low=CLIP_LOW,
+            clip_high=CLIP_HIGH,
+            tis="none",
+            kl_coef=0.0,
+            aggregation="seq-mean-token-mean",
+        ),
+        total_updates=steps + 1,
+        seed=spec.seed,
+    )
+    return lambda: learner.update(samples)
+
+
+def _trl_inputs(samples: list[Any], pad_id: int, device: Any) -> dict[str, Any]:
+    """The dict GRPOTrainer._generate_and_score_completions returns, for these samples."""
+    import torch
+
+    n_prompt = max(len(s.prompt_ids) for s in samples)
+    n_resp = max(len(s.response_ids) for s in samples)
+    prompt_ids = torch.full((len(samples), n_prompt), pad_id, dtype=torch.long)
+    prompt_mask = torch.zeros_like(prompt_ids)
+    completion_ids = torch.full((len(samples), n_resp), pad_id, dtype=torch.long)
+    completion_mask = torch.zeros_like(completion_ids)
+    for row, s in enumerate(samples):  # prompts left-padded, completions right-padded
+        prompt_ids[row, n_prompt - len(s.prompt_ids) :] = torch.tensor(s.prompt_ids)
+        prompt_mask[row, n_prompt - len(s.prompt_ids) :] = 1
+        completion_ids[row, : len(s.response_ids)] = torch.tensor(s.response_ids)
+        completion_mask[row, : len(s.response_ids)] = 1
+    advantages = torch.tensor([s.advantage for s in samples], dtype=torch.float32)
+    out = {
+        "prompt_ids": prompt_ids,
+        "prompt_mask": prompt_mask,
+        "completion_ids": completion_ids,
+        "completion_mask": completion_mask,
+        "advantages": advantages,
+        "num_items_in_batch": completion_mask.sum(),
+    }
+    return {k: v.to(device) for k, v in out.items()}
+
+
+def run_trl(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int) -> Any:
+    import logging
+    import warnings
+
+    import torch
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+    accumulation = spec.samples // spec.micro_batch
+    args = GRPOConfig(
+        output_dir=tempfile.mkdtemp(prefix="bench-trl-"),
+        per_device_train_batch_size=spec.micro_batch,
+        gradient_accumulation_steps=accumulation,
+        num_generations=spec.micro_batch,
+        max_completion_length=spec.response_tokens,
+        loss_type="grpo",
+        importance_sampling_level="sequence",
+        beta=0.0,
+        epsilon=CLIP_LOW,
+        epsilon_high=CLIP_HIGH,
+        learning_rate=LR,
+        lr_scheduler_type="constant",
+        weight_decay=0.0,
+        max_grad_norm=1.0,
+        optim="adamw_torch",
+        bf16=False,
+        fp16=False,
+        use_cpu=not torch.cuda.is_available(),
+        report_to=[],
+        logging_strategy="no",
+        save_strategy="no",
+        seed=spec.seed,
+    )
+    trainer = GRPOTrainer(
+        model=model,
+        reward_funcs=lambda completions, **_: [0.0] * len(completions),
+        args=args,
+        train_dataset=Dataset.from_dict({"prompt": ["stub"] * spec.samples}),
+        processing_class=tokenizer,
+    )
+    trainer.create_optimizer_and_scheduler(num_training_steps=steps + 1)
+    trainer._prepare_inputs = lambda batch: batch  # inputs arrive already "generated"
+    trainer.current_gradient_accumulation_steps = accumulation
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    micro = [
+        _trl_inputs(samples[i : i + spec.micro_batch], pad_id, trainer.model.device)
+        for i in range(0, spec.samples, spec.micro_batch)
+    ]
+
+    def step() -> None:
+        for inputs in micro:
+            trainer.training_step(trainer.model, inputs, None)
+        trainer.accelerator.clip_grad_norm_(trainer.model.parameters(), args.max_grad_norm)
+        trainer.optimizer.step()
+        trainer.lr_scheduler.step()
+        trainer.model.zero_grad(set_to_none=True)
+
+    return step
+
+
+def _rss_mb() -> float:
+    """Current resident set size of this process, from /proc (0 where unavailable)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def worker(name: str, spec: BatchSpec, steps: int, threads: int) -> dict[str, Any]:
+    """Set up contender `name`, time `steps` optimizer steps after one warm-up, read the peak."""
+    import torch
+
+    from mars2.agents import load_model
+
+    torch.manual_seed(spec.seed)
+    torch.set_num_threads(threads)
+    model, tokenizer = load_model(MODEL, dtype="float32")
+    samples = make_batch(spec, model.config.vocab_size)
+    make = run_mars2 if name == "mars2" else run_trl
+    step = make(model, tokenizer, samples, spec, steps)
+    cuda = torch.cuda.is_available()
+    if cuda:
+        torch.cuda.reset_peak_memory_stats()
+    setup_rss = _rss_mb()
+    step()  # warm-up, not timed
+    times, cpu_times = [], []
+    for _ in range(steps):
+        if cuda:
+            torch.cuda.synchronize()
+        start, cpu_start = time.perf_counter(), time.process_time()
+        step()
+        if cuda:
+            torch.cuda.synchronize()
+        times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu_start)
+    peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    return {
+        "times": times,
+        "cpu_times": None if cuda else cpu_times,
+        "response_tokens": sum(len(s.response_ids) for s in samples),
+        "prompt_tokens": sum(len(s.prompt_ids) for s in samples),
+        "setup_rss_mb": setup_rss,
+        "peak_rss_mb": peak_rss,
+        "peak_cuda_mb": torch.cuda.max_memory_allocated() / 2**20 if cuda else None,
+    }
+
+
+# ---------------------------------------------------------------- driver
+
+
+def measure(name: str, spec: BatchSpec, steps: int, threads: int) -> dict[str, Any]:
+    """Run one contender's worker in a fresh Python process and parse its JSON line."""
+    cmd = [sys.executable, __file__, "--worker", name, "--steps", str(steps)]
+    cmd += ["--threads", str(threads), "--spec", json.dumps(asdict(spec))]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{name} worker failed:\n{proc.stderr[-4000:]}")
+    return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def summarise(result: dict[str, Any]) -> dict[str, float]:
+    wall = statistics.median(result["times"])
+    median = wall if result["cpu_times"] is None else statistics.median(result["cpu_times"])
+    peak = result["peak_cuda_mb"] if result["peak_cuda_mb"] is not None else result["peak_rss_mb"]
+    return {
+        "step_s": median,
+        "wall_s": wall,
+        "resp_tok_s": result["response_tokens"] / median,
+        "all_tok_s": (result["response_tokens"] + result["prompt_tokens"]) / median,
+        "peak_mb": peak,
+        "train_mb": result["peak_rss_mb"] - result["setup_rss_mb"],
+    }
+
+
+def print_table(
+    spec: BatchSpec, steps: int, rows: dict[str, dict[str, float]], console: Console
+) -> None:
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    table = Table(
+        title=(
+            f"One optimizer step, {MODEL} fp32, {spec.samples} samples "
+            f"(~{spec.prompt_tokens}+{spec.response_tokens} tokens, micro-batch {spec.micro_batch}); "
+            f"median of {steps} steps; load avg {load} on {os.cpu_count()} CPUs"
+        )
+    )
+    columns = (
+        "step (s)",
+        "wall (s)",
+        "resp tok/s",
+        "prompt+resp tok/s",
+        "peak (MB)",
+        "train Δ (MB)",
+    )
+    table.add_column("")
+    for col in columns:
+        table.add_column(col, justify="right")
+    keys = ("step_s", "wall_s", "resp_tok_s", "all_tok_s", "peak_mb", "train_mb")
+    for name, r in rows.items():
+        table.add_row(name, *(f"{r[k]:.2f}" if k.endswith("_s") else f"{r[k]:.0f}" for k in keys))
+    ours, trl = rows["mars2"], rows["trl"]
+    table.add_row("mars2 / trl", *(f"{ours[k] / max(trl[k], 1e-9):.2f}x" for k in keys))
+    console.print(table)
+    console.print(
+        "step: CPU seconds of the contender's process (CUDA: wall seconds); tok/s from it. "
+        "peak: RSS high-water mark of the contender's own process (CUDA: max allocated); "
+        "train Δ: that peak minus the RSS after setup (model loaded, imports done)."
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller batch, fewer steps (< 1 min)")
+    parser.add_argument("--json", action="store_true", help="print the headline figures as JSON")
+    parser.add_argument("--steps", type=int, default=None, help="timed steps (default 3, quick 2)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="torch CPU threads per contender (default 1)"
+    )
+    parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
+    parser.add_argument("--spec", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    steps = args.steps or (2 if args.quick else 3)
+    if args.worker:
+        spec = BatchSpec(**json.loads(args.spec))
+        sys.stdout.write(json.dumps(worker(args.worker, spec, steps, args.threads)) + "\n")
+        return 0
+    spec = QUICK if args.quick else FULL
+    rows = {name: summarise(measure(name, spec, steps, args.threads)) for name in CONTENDERS}
+    ours, trl = rows["mars2"], rows["trl"]
+    headline = {
+        "speedup_vs_trl": round(ours["all_tok_s"] / trl["all_tok_s"], 3),
+        "peak_mem_ratio_vs_trl": round(ours["peak_mb"] / trl["peak_mb"], 3),
+    }
+    if args.json:
+        sys.stdout.write(json.dumps(headline) + "\n")
+    else:
+        print_table(spec, steps, rows, Console())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

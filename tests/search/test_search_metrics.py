@@ -107,7 +107,7 @@ def test_records_round_trip() -> None:
         (1, 0, 2, 1.0),
         (2, None, 1, 0.0),
     ]
-    algo = make_algorithm(SearchConfig(budget=5), 2)
+    algo = make_algorithm(SearchConfig(budget=5, parallel_expansions=1), 2)
     again = from_records(algo, records, seed=0)
     assert to_records(again, "t0", "sum-evens", reward="binary") == records
     assert len(algo.ask(again, k=5)) == 1  # resumes: 2 nodes of budget left, 1 in flight

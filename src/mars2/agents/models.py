@@ -185,9 +185,12 @@ def load_model(
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Load model and tokenizer of `spec` on `device` (`auto`: cuda if available) in eval mode."""
     from transformers import AutoModelForCausalLM
+    from transformers.utils import logging as hf_logging
 
     folder = resolve_model(spec)
     device = pick_device(device)
+    # a local folder loads in about a second: transformers' per-shard progress bar is noise
+    hf_logging.disable_progress_bar()
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=pick_dtype(dtype, device))
     model.to(device)  # type: ignore[arg-type]
     model.eval()  # type: ignore[no-untyped-call]

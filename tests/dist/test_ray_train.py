@@ -28,7 +28,7 @@ RAY = [
     "dist.backend=ray",
     "dist.cpus_per_actor=0.25",
     "dist.sandbox_actors=1",
-    "dist.timeout_s=120",
+    "dist.timeout_s=400",  # generous: a loaded 2-core machine starts four actors slowly
 ]
 
 
@@ -72,7 +72,7 @@ def fit(cfg: Config, run_dir: Path, **kwargs: Any) -> Trainer:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1500)
 def test_smoke_on_ray_matches_local_through_actor_deaths(cluster: None, tmp_path: Path) -> None:
     # More than the cluster has: a clear error within dist.timeout_s, and nothing left placed.
     too_big = config(*RAY, "dist.cpus_per_actor=4", "dist.timeout_s=3")

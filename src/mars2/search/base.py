@@ -7,6 +7,7 @@ node (`_on_told`) or a pending one (`_on_pending`, virtual observations).
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from mars2.config import SearchConfig
@@ -15,7 +16,7 @@ from mars2.search.posterior import Arms
 from mars2.search.tree import ROOT, Node, NodePayload, TreeState, Trial, new_state
 
 
-class Algorithm:
+class Algorithm(ABC):
     """Grows a `TreeState` one trial at a time. Holds only hyper-parameters: the same object can
     serve any number of trees, and the trees can be pickled between any two calls."""
 
@@ -101,11 +102,12 @@ class Algorithm:
 
     # ------------------------------------------------------------------ hooks
 
-    def _init_extra(self, state: TreeState) -> None:
+    def _init_extra(self, state: TreeState) -> None:  # noqa: B027 (an optional hook)
         """Create the algorithm's own statistics in `state.extra`."""
 
+    @abstractmethod
     def _select_parent(self, state: TreeState) -> int:
-        raise NotImplementedError
+        """The node to expand next (ROOT for a fresh attempt)."""
 
     def _on_pending(self, state: TreeState, trial: Trial, weight: int) -> None:
         """A trial became pending (weight 1) or was told (weight -1, before `_on_told`)."""
@@ -113,7 +115,7 @@ class Algorithm:
         for arms in self._agent_arms(state, parent):
             arms.observe(trial.agent_id, self.config.virtual_score, weight)
 
-    def _on_told(self, state: TreeState, node: Node, score: float) -> None:
+    def _on_told(self, state: TreeState, node: Node, score: float) -> None:  # noqa: B027 (an optional hook)
         """Learn from a told node (called after it is in `state.nodes`)."""
 
     # ------------------------------------------------------------------ internals

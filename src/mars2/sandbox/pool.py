@@ -88,6 +88,7 @@ class _Worker:
             self.kill()
             raise InfraError(f"sandbox worker ({level}) did not start: {tail}")
         self.pid = int(event.get("pid", 0))
+        self.zygote = int(event.get("zygote", 0))  # as the host sees it where no pid namespace
 
     def stderr_tail(self) -> str:
         self.stderr.seek(0)
@@ -137,7 +138,7 @@ class _Worker:
     def sweep(self) -> None:
         """Without our own pid namespace, kill what the run left in the worker's cgroup."""
         if self.level == "rlimit" and self.cgroup is not None:
-            self.cgroup.kill(keep=self.proc.pid)
+            self.cgroup.kill(keep=(self.proc.pid, self.zygote))
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):

@@ -76,10 +76,17 @@ class Judge:
             os.write(memfd, stdin_data)
             os.lseek(memfd, 0, os.SEEK_SET)
             fds = [memfd]
-        socket.send_fds(self.ctl, [b"spawn %d" % n_tests], fds)
-        for fd in fds:
-            os.close(fd)
+        try:
+            socket.send_fds(self.ctl, [b"spawn %d" % n_tests], fds)
+        except OSError:
+            raise _Died(None, "the sandbox's zygote is gone (killed by a candidate?)") from None
+        finally:
+            for fd in fds:
+                os.close(fd)
         while True:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.ctl], [], [], remaining)[0]:
+                raise _Timeout
             spawned = self._on_ctl()
             if spawned is not None:
                 cand = self.cand = _Cand(*spawned)
@@ -369,18 +376,41 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
             _result(i, "ran", start, stdout=cand.stdout.decode("utf-8", "replace"))
 
 
-def judge_main(hdr: dict[str, Any], consumed: int, ctl: socket.socket) -> None:
-    """Read this run's code and tests (the frames after the header on fd 0), then drive
-    candidates, which the zygote forks on request over `ctl`, through the tests."""
+def judge_run(ctl: socket.socket, zygote: int) -> str:
+    """One run: read its frames (header, code, tests) from the host on fd 0, have the zygote
+    prepare it, drive candidates through the tests, then have the zygote sweep. The status says
+    whether this worker can go on ("ok") or must end ("died")."""
+    hdr = _read_frame(0)
     code = _read_frame(0)["code"]
     tests = _read_frame(0)["tests"]
-    os.write(consumed, b"1")
-    os.close(consumed)
     judge = Judge(hdr, ctl, code if isinstance(code, str) else "")
+    setup = {k: hdr[k] for k in ("style", "limits", "own_pidns", "own_tmp", "drop_uid", "tmp_base")}
     try:
+        ctl.send(b"run " + json.dumps(setup).encode())
         if hdr["style"] == "stdin":
             run_stdin_tests(judge, tests)
         else:
             run_rpc_tests(judge, tests)
+    except OSError:
+        pass  # the zygote is gone: the tests not reported are not passed
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         judge.kill()
+    return "ok" if _swept(ctl, zygote) else "died"
+
+
+def _swept(ctl: socket.socket, zygote: int) -> bool:
+    """Ask the zygote to kill what the run left and wipe its files; False when it does not."""
+    with contextlib.suppress(OSError):
+        os.kill(zygote, signal.SIGCONT)  # a candidate may have stopped it
+        ctl.send(b"end")
+        deadline = time.monotonic() + 10.0
+        while (remaining := deadline - time.monotonic()) > 0:
+            if not select.select([ctl], [], [], remaining)[0]:
+                return False
+            msg = ctl.recv(256)
+            if msg == b"clean":
+                return True
+            if not msg:
+                return False
+    return False

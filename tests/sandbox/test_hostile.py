@@ -92,10 +92,10 @@ CORPUS: dict[str, tuple[str, str, set[str] | None]] = {
         "import os, signal\ndef f(x):\n    os.kill(os.getppid(), signal.SIGKILL)\n    return None\n",
         None,
     ),
-    "kill_everyone": (
+    "kill_everyone": (  # kills the zygote; the judge (pid 1) may still see the None returned
         "func",
         "import os, signal\ndef f(x):\n    os.kill(-1, signal.SIGKILL)\n",
-        {"error"},
+        {"error", "wrong"},
     ),
     "kill_zygote": (
         "func",

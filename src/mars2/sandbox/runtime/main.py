@@ -16,7 +16,10 @@ from .judge import judge_run
 from .wire import ERROR_TAIL, _emit, _fork, _no_dump
 from .zygote import zygote_main
 
-PRELOAD = "typing collections itertools functools math heapq bisect re string random copy operator"
+PRELOAD = (
+    "typing collections itertools functools math heapq bisect re string random copy operator"
+    " tempfile"  # the candidate sets tempfile.tempdir
+)
 
 
 def worker_main() -> None:

@@ -104,7 +104,10 @@ def _others(me: int) -> list[int]:
 
 
 def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
-    shutil.rmtree(workdir, ignore_errors=True)
+    try:
+        os.rmdir(workdir)  # the common case: the run wrote nothing there
+    except OSError:
+        shutil.rmtree(workdir, ignore_errors=True)
     if hdr["own_tmp"]:
         for name in os.listdir("/tmp"):
             path = os.path.join("/tmp", name)
@@ -119,10 +122,14 @@ class _Run:
     """The zygote's side of one run: its header, working directory and live candidates."""
 
     def __init__(self, hdr: dict[str, Any]) -> None:
-        import tempfile
-
         self.hdr = hdr
-        self.workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
+        if hdr["own_tmp"]:  # a private /tmp, emptied after every run: the name is free
+            self.workdir = "/tmp/run"
+            os.mkdir(self.workdir, 0o700)
+        else:
+            import tempfile
+
+            self.workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
         if hdr.get("drop_uid") and os.geteuid() == 0:
             os.chown(self.workdir, 65534, 65534)
         self.live: dict[int, int] = {}  # pidfd -> pid of candidates

@@ -12,6 +12,7 @@ import select
 import shutil
 import signal
 import socket
+import tempfile
 import time
 from typing import Any
 
@@ -96,6 +97,24 @@ def _reap_for(seconds: float) -> None:
         pass
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def _default_signals() -> None:
+    """The dispositions candidates inherit (SIGXFSZ ignored: an oversized write raises)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def candidate_defaults(workdir: str) -> None:
+    """What candidates inherit from us at fork, besides the signal dispositions: a clean
+    environment whose HOME and TMPDIR are the run's working directory, and tempfile's
+    directory. None of it is secret."""
+    if tempfile.tempdir != workdir:  # with a private /tmp, only before the first run
+        os.environ.clear()
+        os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
+        tempfile.tempdir = workdir
 
 
 def _others(me: int) -> list[int]:
@@ -127,12 +146,11 @@ class _Run:
             self.workdir = "/tmp/run"
             os.mkdir(self.workdir, 0o700)
         else:
-            import tempfile
-
             self.workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
         if hdr.get("drop_uid") and os.geteuid() == 0:
             os.chown(self.workdir, 65534, 65534)
         self.live: dict[int, int] = {}  # pidfd -> pid of candidates
+        candidate_defaults(self.workdir)
 
     def spawn(self, ctl: socket.socket, n_tests: int, fds: list[int]) -> None:
         stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
@@ -172,6 +190,7 @@ class _Run:
 def zygote_main(ctl: socket.socket) -> None:
     """Serve the judge over `ctl` (run / spawn / end requests) until it hangs up."""
     _subreaper()
+    _default_signals()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):  # the host's pipes are the judge's alone
         os.dup2(devnull, fd)

@@ -12,6 +12,7 @@ import socket
 import sys
 import traceback
 
+from .candidate import warm_up
 from .judge import judge_run
 from .wire import ERROR_TAIL, _emit, _fork, _no_dump
 from .zygote import zygote_main
@@ -30,6 +31,7 @@ def worker_main() -> None:
         with contextlib.suppress(ImportError):
             __import__(name)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # as pid 1, unhandled signals never arrive
+    warm_up()
     ctl, ctl_zygote = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     # Objects that exist now are never collected: forks then leave their pages shared instead
     # of touching them in a collection (cheaper forks).

@@ -36,8 +36,9 @@ What is isolated (level `bwrap`, the default where bubblewrap works):
 - Time: the judge gives each test `timeout_s` of wall clock and SIGKILLs the candidate's
   process group; the host kills the whole worker if the judge does not finish the run in time.
   After every run the zygote reaps its children; as the subreaper of every candidate it is an
-  ancestor of every process a run started, so when the kernel says it has no child left
-  (ECHILD, an atomic answer) nothing is left. Otherwise it SIGKILLs every process of the pid
+  ancestor of every process a run started (an orphan is re-parented to it before its parent
+  becomes a zombie), so when the kernel says it has no child of any kind left (`waitpid` with
+  `__WALL`: ECHILD, an atomic answer) nothing is left. Otherwise it SIGKILLs every process of the pid
   namespace but the judge (`kill(-1)` spares pid 1) and reaps until none is left, so daemons
   that `setsid`, double-fork or ignore SIGTERM die too. A worker that dies is replaced; tests
   its run never reported get `error`.
@@ -60,9 +61,9 @@ Why a verdict cannot be forged:
   nor anything of earlier runs. The judge lives across runs and so holds what earlier runs
   sent, but only in its own memory, which no candidate can read (not dumpable, never forked
   from after start-up), and no candidate outlives its run (see Time). As pid 1 of its
-  namespace the judge ignores every signal sent from inside it except SIGALRM, its per-test
-  clock: a candidate sending it can only time out its own test, or end the worker (the run
-  gets `error`, the next a fresh worker). A candidate can kill the zygote (the judge then
+  namespace the judge ignores every signal sent from inside it except SIGALRM while a test
+  runs (its per-test clock; SIGINT is ignored): a candidate sending it can only time out its
+  own test, or end the worker (the run gets `error`, the next a fresh worker). A candidate can kill the zygote (the judge then
   fails the run's remaining tests with `error` and ends the worker) or stop it (its remaining
   tests time out; the judge resumes it for the sweep, else ends the worker). Test programs that
   print reach /dev/null, never the host's pipe.

@@ -23,6 +23,7 @@ from .wire import _on_alarm, _Timeout
 # raise anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
 
 PR_SET_CHILD_SUBREAPER = 36
+WALL = 0x40000000  # __WALL: children whatever signal they send at exit
 
 
 def _subreaper() -> None:
@@ -38,7 +39,7 @@ def _leftovers() -> bool:
     kernel atomically) means that no such process exists."""
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid, _ = os.waitpid(-1, os.WNOHANG | WALL)
         except ChildProcessError:
             return False
         if pid == 0:

@@ -103,6 +103,19 @@ CORPUS: dict[str, tuple[str, str, set[str] | None]] = {
         "        except OSError: pass\n    return None\n",
         None,
     ),
+    "signal_judge": (  # the judge is pid 1 and lives across runs
+        "func",
+        "import os, signal\ndef f(x):\n    for sig in (signal.SIGALRM, signal.SIGINT, signal.SIGTERM, signal.SIGUSR1):\n"
+        "        os.kill(1, sig)\n    return None\n",
+        None,
+    ),
+    "alarm_daemon": (  # keeps signalling the judge while the run is swept
+        "func",
+        "import os, signal\nif os.fork() == 0:\n    os.setsid()\n    while True:\n"
+        "        try: os.kill(1, signal.SIGALRM)\n        except OSError: pass\n"
+        "def f(x):\n    return None\n",
+        None,
+    ),
     "stop_everyone": (
         "func",
         "import os, signal\ndef f(x):\n    os.kill(-1, signal.SIGSTOP)\n    return None\n",

@@ -10,6 +10,7 @@ import os
 import resource
 import socket
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .wire import (
@@ -154,13 +155,17 @@ def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
 
 
 def _fork_candidate(
-    hdr: dict[str, Any], workdir: str, n_tests: int, stdin_fd: int
+    hdr: dict[str, Any],
+    workdir: str,
+    n_tests: int,
+    stdin_fd: int,
+    reap: Callable[[], None] | None = None,
 ) -> tuple[int, int, list[int]]:
     rpc_judge, rpc_cand = socket.socketpair()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     try:
-        pid = _fork()
+        pid = _fork(reap)
     except OSError:
         for fd in (out_r, out_w, err_r, err_w):
             os.close(fd)

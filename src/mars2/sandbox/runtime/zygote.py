@@ -151,12 +151,26 @@ class _Run:
         if hdr.get("drop_uid") and os.geteuid() == 0:
             os.chown(self.workdir, 65534, 65534)
         self.live: dict[int, int] = {}  # pidfd -> pid of candidates
+        self.statuses: dict[int, int] = {}  # exit statuses reaped early (by `reap`)
         candidate_defaults(self.workdir)
+
+    def reap(self) -> None:
+        """Reap dead orphans (they hold pids the process limit counts) and candidates, whose
+        exit status is kept for `exited`."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG | WALL)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            self.statuses[pid] = status
 
     def spawn(self, ctl: socket.socket, n_tests: int, fds: list[int]) -> None:
         stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
+        self.reap()
         try:
-            pid, pidfd, ends = _fork_candidate(self.hdr, self.workdir, n_tests, stdin_fd)
+            pid, pidfd, ends = _fork_candidate(self.hdr, self.workdir, n_tests, stdin_fd, self.reap)
         except OSError as err:  # e.g. the process limit, held by the run's own processes
             os.close(stdin_fd)
             with contextlib.suppress(OSError):
@@ -171,7 +185,9 @@ class _Run:
     def exited(self, ctl: socket.socket, pidfd: int) -> None:
         pid = self.live.pop(pidfd)
         os.close(pidfd)
-        _, status = os.waitpid(pid, 0)
+        status = self.statuses.pop(pid, None)
+        if status is None:
+            _, status = os.waitpid(pid, 0)
         with contextlib.suppress(OSError):
             ctl.send(b"exit %d %d" % (pid, status))
 

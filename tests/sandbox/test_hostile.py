@@ -351,6 +351,28 @@ def test_temp_files_do_not_survive_the_run(sandbox: Sandbox) -> None:
     assert not sandbox.run(look, problem).passed
 
 
+def test_read_only_leftovers_do_not_survive_the_run(sandbox: Sandbox) -> None:
+    """Trees the candidate made read-only in its directory and in /tmp are removed; the next,
+    innocent run is graded normally."""
+    if sandbox.isolation != "bwrap":
+        pytest.skip("only bubblewrap gives the sandbox a private /tmp")
+    problem = dataclasses.replace(FUNC, private_tests=())
+    plant = (
+        "import os\nfor base in ('/tmp', os.getcwd()):\n"
+        "    d = os.path.join(base, 'keep', 'deeper')\n    os.makedirs(d, exist_ok=True)\n"
+        "    open(os.path.join(d, 'left'), 'w').write('x')\n"
+        "    os.chmod(d, 0o500)\n    os.chmod(os.path.dirname(d), 0o500)\n"
+        "def f(x):\n    return None\n"
+    )
+    assert {t.verdict for t in sandbox.run(plant, problem).tests} == {"wrong"}
+    assert sandbox.run(REFERENCE, FUNC).passed
+    look = (
+        "import os\nFOUND = any(os.path.exists(os.path.join(b, 'keep')) for b in "
+        "('/tmp', os.getcwd()))\ndef f(x):\n    return 987654 if FOUND else None\n"
+    )
+    assert {t.verdict for t in sandbox.run(look, problem).tests} == {"wrong"}
+
+
 def test_a_worker_that_dies_is_replaced(sandbox: Sandbox) -> None:
     """The zygote is pid 1 of its namespace, immune to the candidate's signals, so kill it from
     outside in the middle of a run: that run gets `error`, the next one a fresh worker."""

@@ -123,19 +123,32 @@ def _others(me: int) -> list[int]:
     return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
 
 
+def _remove(path: str) -> None:
+    """Remove a file or a tree the run left, also one it made read-only: it has our uid, and
+    nothing of the run is alive any more to race with us."""
+    if not os.path.isdir(path) or os.path.islink(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o700)
+    for root, dirs, _files in os.walk(path):
+        for name in dirs:
+            sub = os.path.join(root, name)
+            if not os.path.islink(sub):
+                with contextlib.suppress(OSError):
+                    os.chmod(sub, 0o700)
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
     try:
         os.rmdir(workdir)  # the common case: the run wrote nothing there
     except OSError:
-        shutil.rmtree(workdir, ignore_errors=True)
+        _remove(workdir)
     if hdr["own_tmp"]:
         for name in os.listdir("/tmp"):
-            path = os.path.join("/tmp", name)
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
+            _remove(os.path.join("/tmp", name))
 
 
 class _Run:
@@ -143,10 +156,12 @@ class _Run:
 
     def __init__(self, hdr: dict[str, Any]) -> None:
         self.hdr = hdr
-        if hdr["own_tmp"]:  # a private /tmp, emptied after every run: the name is free
+        try:  # a private /tmp is emptied after every run: the name is free
+            if not hdr["own_tmp"]:
+                raise FileExistsError
+            os.mkdir("/tmp/run", 0o700)
             self.workdir = "/tmp/run"
-            os.mkdir(self.workdir, 0o700)
-        else:
+        except OSError:
             self.workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
         if hdr.get("drop_uid") and os.geteuid() == 0:
             os.chown(self.workdir, 65534, 65534)

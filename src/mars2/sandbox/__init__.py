@@ -61,9 +61,9 @@ Why a verdict cannot be forged:
   nor anything of earlier runs. The judge lives across runs and so holds what earlier runs
   sent, but only in its own memory, which no candidate can read (not dumpable, never forked
   from after start-up), and no candidate outlives its run (see Time). As pid 1 of its
-  namespace the judge ignores every signal sent from inside it except SIGALRM while a test
-  runs (its per-test clock; SIGINT is ignored): a candidate sending it can only time out its
-  own test, or end the worker (the run gets `error`, the next a fresh worker). A candidate can kill the zygote (the judge then
+  namespace the judge never receives a signal sent from inside it but SIGALRM while a test
+  runs (its per-test clock), and that one ends the test only once the judge's own timer is
+  due: a candidate's signals change nothing (SIGINT is ignored). A candidate can kill the zygote (the judge then
   fails the run's remaining tests with `error` and ends the worker) or stop it (its remaining
   tests time out; the judge resumes it for the sweep, else ends the worker). Test programs that
   print reach /dev/null, never the host's pipe.

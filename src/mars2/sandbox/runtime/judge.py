@@ -8,6 +8,7 @@ import builtins
 import contextlib
 import json
 import marshal
+import math
 import os
 import select
 import signal
@@ -24,7 +25,6 @@ from .wire import (
     _check_plain,
     _Died,
     _emit,
-    _on_alarm,
     _OutputLimit,
     _read_frame,
     _show_source,
@@ -314,6 +314,26 @@ def _test_program(test: Any) -> Any:
     return compile(source, "<test>", "exec")
 
 
+_alarm_at = [math.inf]  # when our own per-test timer is due
+
+
+def _arm(seconds: float) -> None:
+    _alarm_at[0] = time.monotonic() + seconds - 0.02  # slack: the timer must always count
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def _disarm() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    _alarm_at[0] = math.inf
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    """SIGALRM ends the test only when our timer is due: any process of the run can send
+    SIGALRM to the judge, and one sent early must not interrupt the judge's own code."""
+    if time.monotonic() >= _alarm_at[0]:
+        raise _Timeout
+
+
 def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
     """functional / assert: one candidate process serves tests in order until it fails."""
     style = judge.hdr["style"]
@@ -335,16 +355,16 @@ def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
             namespace = loaded
         judge.deadline = time.monotonic() + judge.limits["timeout_s"]
         judge.last_exc = ""
-        signal.setitimer(signal.ITIMER_REAL, judge.limits["timeout_s"] + 0.05)
+        _arm(judge.limits["timeout_s"] + 0.05)
         try:
             outcome = _run_one(judge, style, test, namespace or {})
         except BaseException as err:  # noqa: BLE001
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _disarm()
             verdict, detail = _exc_verdict(judge, err)
             if isinstance(err, _Timeout | _OutputLimit | _Died):
                 judge.kill()
             outcome = {"verdict": verdict, "detail": detail}
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _disarm()
         _result(i, start=start, **outcome)
 
 
@@ -394,7 +414,7 @@ def judge_run(ctl: socket.socket, zygote: int) -> str:
     except OSError:
         pass  # the zygote is gone: the tests not reported are not passed
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _disarm()
         # Without a handler, pid 1 never receives SIGALRM from inside its namespace: what the
         # run left cannot interrupt us while the zygote sweeps.
         signal.signal(signal.SIGALRM, signal.SIG_DFL)

@@ -63,10 +63,10 @@ Why a verdict cannot be forged:
   from after start-up), and no candidate outlives its run (see Time). As pid 1 of its
   namespace the judge never receives a signal sent from inside it but SIGALRM while a test
   runs (its per-test clock), and that one ends the test only once the judge's own timer is
-  due: a candidate's signals change nothing (SIGINT is ignored). A candidate can kill the zygote (the judge then
-  fails the run's remaining tests with `error` and ends the worker) or stop it (its remaining
-  tests time out; the judge resumes it for the sweep, else ends the worker). Test programs that
-  print reach /dev/null, never the host's pipe.
+  due: a candidate's signals change nothing (SIGINT is ignored). A candidate can kill the
+  zygote (the judge then fails the run's remaining tests with `error` and ends the worker) or
+  stop it (its remaining tests time out; the judge resumes it for the sweep, else ends the
+  worker). Test programs that print reach /dev/null, never the host's pipe.
 
 What is NOT isolated, or weaker:
 - Candidates see the standard library only (`python -I -S`: no site-packages, so no numpy),

@@ -82,7 +82,7 @@ def _bootstrap(path: str) -> str:
 
 
 def worker_command(level: Isolation) -> list[str]:
-    """The command that starts one zygote worker at isolation `level`."""
+    """The command that starts one worker (its judge, which forks the zygote) at `level`."""
     if level == "bwrap":
         bind = ["--ro-bind", str(RUNTIME), f"{_RUNTIME_IN_BWRAP}/runtime"]
         python = [_python(), "-I", "-S", "-c", _bootstrap(_RUNTIME_IN_BWRAP)]

@@ -1,4 +1,4 @@
-"""The host side of the sandbox: zygote worker processes, the `Sandbox` pool and its statistics."""
+"""The host side of the sandbox: worker processes (judge + zygote), the `Sandbox` pool, its statistics."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class SandboxStats:
 
 
 class _Worker:
-    """One zygote process (inside bubblewrap, unshare or bare) and its pipes."""
+    """One worker (judge and zygote, inside bubblewrap, unshare or bare) and its pipes."""
 
     def __init__(self, level: Isolation, config: SandboxConfig) -> None:
         self.level = level
@@ -184,7 +184,7 @@ def _payload(problem: Problem, tests: Sequence[TestCase]) -> list[Any]:
 
 
 class Sandbox:
-    """A pool of warm zygote workers that grade candidate programs against a problem's tests.
+    """A pool of warm workers that grade candidate programs against a problem's tests.
 
     Use as a context manager. `run` is thread-safe; `run_many` spreads jobs over the workers;
     `arun` runs in the pool's threads so an event loop never blocks on execution.

@@ -1,5 +1,7 @@
 """The judge: drives candidate processes through the tests with a wall clock per test and
-reports raw results to the host (fd 1). It holds the code and the tests; it never forks."""
+reports raw results to the host (fd 1). It holds the code and the tests of every run of its
+worker (it is the worker's pid 1 and lives as long as the worker); it never forks after
+start-up."""
 
 from __future__ import annotations
 

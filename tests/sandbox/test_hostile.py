@@ -92,15 +92,28 @@ CORPUS: dict[str, tuple[str, str, set[str] | None]] = {
         "import os, signal\ndef f(x):\n    os.kill(os.getppid(), signal.SIGKILL)\n    return None\n",
         None,
     ),
-    "kill_everyone": (
+    "kill_everyone": (  # kills the zygote; the judge (pid 1) may still see the None returned
         "func",
         "import os, signal\ndef f(x):\n    os.kill(-1, signal.SIGKILL)\n",
-        {"error"},
+        {"error", "wrong"},
     ),
     "kill_zygote": (
         "func",
         "import os, signal\ndef f(x):\n    for pid in range(1, 10):\n        try: os.kill(pid, signal.SIGKILL)\n"
         "        except OSError: pass\n    return None\n",
+        None,
+    ),
+    "signal_judge": (  # the judge is pid 1 and lives across runs
+        "func",
+        "import os, signal\ndef f(x):\n    for sig in (signal.SIGALRM, signal.SIGINT, signal.SIGTERM, signal.SIGUSR1):\n"
+        "        os.kill(1, sig)\n    return None\n",
+        None,
+    ),
+    "alarm_daemon": (  # keeps signalling the judge while the run is swept
+        "func",
+        "import os, signal\nif os.fork() == 0:\n    os.setsid()\n    while True:\n"
+        "        try: os.kill(1, signal.SIGALRM)\n        except OSError: pass\n"
+        "def f(x):\n    return None\n",
         None,
     ),
     "stop_everyone": (
@@ -336,6 +349,28 @@ def test_temp_files_do_not_survive_the_run(sandbox: Sandbox) -> None:
     sandbox.run(plant, problem)
     look = "import os, tempfile\ndef f(x):\n    return 987654 if os.path.exists(os.path.join(tempfile.gettempdir(), 'left')) else None\n"
     assert not sandbox.run(look, problem).passed
+
+
+def test_read_only_leftovers_do_not_survive_the_run(sandbox: Sandbox) -> None:
+    """Trees the candidate made read-only in its directory and in /tmp are removed; the next,
+    innocent run is graded normally."""
+    if sandbox.isolation != "bwrap":
+        pytest.skip("only bubblewrap gives the sandbox a private /tmp")
+    problem = dataclasses.replace(FUNC, private_tests=())
+    plant = (
+        "import os\nfor base in ('/tmp', os.getcwd()):\n"
+        "    d = os.path.join(base, 'keep', 'deeper')\n    os.makedirs(d, exist_ok=True)\n"
+        "    open(os.path.join(d, 'left'), 'w').write('x')\n"
+        "    os.chmod(d, 0o500)\n    os.chmod(os.path.dirname(d), 0o500)\n"
+        "def f(x):\n    return None\n"
+    )
+    assert {t.verdict for t in sandbox.run(plant, problem).tests} == {"wrong"}
+    assert sandbox.run(REFERENCE, FUNC).passed
+    look = (
+        "import os\nFOUND = any(os.path.exists(os.path.join(b, 'keep')) for b in "
+        "('/tmp', os.getcwd()))\ndef f(x):\n    return 987654 if FOUND else None\n"
+    )
+    assert {t.verdict for t in sandbox.run(look, problem).tests} == {"wrong"}
 
 
 def test_a_worker_that_dies_is_replaced(sandbox: Sandbox) -> None:

@@ -6,16 +6,20 @@
 Process tree (one per worker; the `runtime` subpackage is everything that runs inside):
 
     host (Sandbox, compares outputs)          holds expected outputs; they never leave it
-      └─ bwrap ─ zygote (python -I -S, pid 1) warm interpreter, common modules preloaded;
-           │                                  never holds code or tests
-           ├─ judge (one per run)             reads the code and the test inputs / programs,
-           │                                  drives the candidate over a socketpair and
-           │                                  drains its stdout/stderr
-           └─ candidate (per load)            forked by the zygote on the judge's request,
+      └─ bwrap ─ judge (python -I -S, pid 1)  lives as long as the worker: reads each run's
+           │                                  header, code and test inputs / programs, drives
+           │                                  the candidate over a socketpair, drains its
+           │                                  stdout/stderr, reports to the host; never forks
+           │                                  after start-up
+           └─ zygote                          forked by the judge at start-up, before it read
+                │                             anything of any run: a warm interpreter with
+                │                             common modules preloaded that never holds code
+                │                             or tests; subreaper of everything below it
+                └─ candidate (per load)       forked by the zygote on the judge's request,
                                               gets its code from the judge, runs it
 
-The host writes a run as three frames at once (header, code, tests); the zygote reads only the
-header, the judge the code and the tests.
+The host writes a run as three frames at once (header, code, tests), all read by the judge; the
+zygote gets the run's limits and spawn requests from the judge over a socketpair.
 
 What is isolated (level `bwrap`, the default where bubblewrap works):
 - Namespaces: user, pid, net, ipc, uts, mount, cgroup. No network at all (a fresh net
@@ -30,11 +34,14 @@ What is isolated (level `bwrap`, the default where bubblewrap works):
   (+ the harness) per worker where the host can create one, else RLIMIT_NPROC; output bytes
   (`max_output_bytes`) counted by the judge, which kills the candidate past the limit.
 - Time: the judge gives each test `timeout_s` of wall clock and SIGKILLs the candidate's
-  process group; the zygote kills the judge at the run's deadline; the host kills the whole
-  worker if the zygote does not answer in time. After every run the zygote SIGKILLs every
-  other process in its pid namespace (`kill(-1)` until none is left), so daemons that
-  `setsid`, double-fork or ignore SIGTERM die too. A worker that dies is replaced; tests its
-  run never reported get `error`.
+  process group; the host kills the whole worker if the judge does not finish the run in time.
+  After every run the zygote reaps its children; as the subreaper of every candidate it is an
+  ancestor of every process a run started (an orphan is re-parented to it before its parent
+  becomes a zombie), so when the kernel says it has no child of any kind left (`waitpid` with
+  `__WALL`: ECHILD, an atomic answer) nothing is left. Otherwise it SIGKILLs every process of the pid
+  namespace but the judge (`kill(-1)` spares pid 1) and reaps until none is left, so daemons
+  that `setsid`, double-fork or ignore SIGTERM die too. A worker that dies is replaced; tests
+  its run never reported get `error`.
 
 Why a verdict cannot be forged:
 - Expected outputs never enter the sandbox. For `functional` the judge sends back the value the
@@ -51,8 +58,15 @@ Why a verdict cannot be forged:
   the same uid, cannot ptrace them, read their memory or open their file descriptors through
   /proc. The candidate's memory is a copy of the zygote's, which never receives code or tests,
   so `gc`, frames or a raw memory scan find neither the test programs and inputs of this run
-  nor anything of earlier runs. The candidate can kill the judge (the run ends with `error`
-  verdicts), not the zygote: as pid 1 of its namespace it ignores signals sent from inside it.
+  nor anything of earlier runs. The judge lives across runs and so holds what earlier runs
+  sent, but only in its own memory, which no candidate can read (not dumpable, never forked
+  from after start-up), and no candidate outlives its run (see Time). As pid 1 of its
+  namespace the judge never receives a signal sent from inside it but SIGALRM while a test
+  runs (its per-test clock), and that one ends the test only once the judge's own timer is
+  due: a candidate's signals change nothing (SIGINT is ignored). A candidate can kill the
+  zygote (the judge then fails the run's remaining tests with `error` and ends the worker) or
+  stop it (its remaining tests time out; the judge resumes it for the sweep, else ends the
+  worker). Test programs that print reach /dev/null, never the host's pipe.
 
 What is NOT isolated, or weaker:
 - Candidates see the standard library only (`python -I -S`: no site-packages, so no numpy),
@@ -60,14 +74,18 @@ What is NOT isolated, or weaker:
 - `assert` programs run in the judge and call the candidate through proxies, so arguments and
   return values must be plain data: a test that passes a lambda, checks a returned object's
   identity or relies on in-place mutation of an argument is reported as failing.
+- The judge is one interpreter for all the runs of a worker: a test program that changes
+  module state there (patches `math`, edits `builtins`) affects later test programs of that
+  worker. Test programs come from the dataset, not from candidates; a candidate only makes the
+  judge import standard-library modules its code imported.
 - CPU and memory are shared with the host (no cgroup CPU/memory quota); a candidate can slow
   others down for up to its time limit. Reading /proc/cpuinfo, /proc/meminfo works.
 - Level `unshare` (no bubblewrap): namespaces as above, but the host filesystem is visible
   read-write with the host user's rights, the candidate is root of its user namespace and /tmp
   is shared with the host. Level `rlimit`: resource limits only; the network is reachable and
   the filesystem is the host's (the candidate runs as uid 65534 when the host user is root;
-  leftover processes are killed through the pids cgroup when there is one, else by process
-  group only). Both are logged as a warning; `mars2 doctor` shows the level in use.
+  leftover processes are killed by the zygote, whose children they become, and through the
+  pids cgroup when there is one). Both are logged as a warning; `mars2 doctor` shows the level in use.
 """
 
 from __future__ import annotations

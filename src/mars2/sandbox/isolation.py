@@ -78,11 +78,11 @@ _RUNTIME_IN_BWRAP = "/opt/mars2"  # where bubblewrap shows RUNTIME's parent (rea
 
 
 def _bootstrap(path: str) -> str:
-    return f"import sys; sys.path.insert(0, {path!r}); from runtime.zygote import zygote_main; zygote_main()"
+    return f"import sys; sys.path.insert(0, {path!r}); from runtime.main import worker_main; worker_main()"
 
 
 def worker_command(level: Isolation) -> list[str]:
-    """The command that starts one zygote worker at isolation `level`."""
+    """The command that starts one worker (its judge, which forks the zygote) at `level`."""
     if level == "bwrap":
         bind = ["--ro-bind", str(RUNTIME), f"{_RUNTIME_IN_BWRAP}/runtime"]
         python = [_python(), "-I", "-S", "-c", _bootstrap(_RUNTIME_IN_BWRAP)]
@@ -150,10 +150,10 @@ class PidsCgroup:
         except OSError:
             return []
 
-    def kill(self, keep: int | None = None) -> None:
-        """SIGKILL every process in the group except `keep`, until they are gone (up to ~2 s)."""
+    def kill(self, keep: tuple[int, ...] = ()) -> None:
+        """SIGKILL every process in the group but those in `keep`, until they are gone (~2 s)."""
         for _ in range(400):
-            victims = [p for p in self.pids() if p != keep]
+            victims = [p for p in self.pids() if p not in keep]
             if not victims:
                 return
             for pid in victims:

@@ -1,4 +1,4 @@
-"""The host side of the sandbox: zygote worker processes, the `Sandbox` pool and its statistics."""
+"""The host side of the sandbox: worker processes (judge + zygote), the `Sandbox` pool, its statistics."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class SandboxStats:
 
 
 class _Worker:
-    """One zygote process (inside bubblewrap, unshare or bare) and its pipes."""
+    """One worker (judge and zygote, inside bubblewrap, unshare or bare) and its pipes."""
 
     def __init__(self, level: Isolation, config: SandboxConfig) -> None:
         self.level = level
@@ -88,6 +88,7 @@ class _Worker:
             self.kill()
             raise InfraError(f"sandbox worker ({level}) did not start: {tail}")
         self.pid = int(event.get("pid", 0))
+        self.zygote = int(event.get("zygote", 0))  # as the host sees it where no pid namespace
 
     def stderr_tail(self) -> str:
         self.stderr.seek(0)
@@ -137,7 +138,7 @@ class _Worker:
     def sweep(self) -> None:
         """Without our own pid namespace, kill what the run left in the worker's cgroup."""
         if self.level == "rlimit" and self.cgroup is not None:
-            self.cgroup.kill(keep=self.proc.pid)
+            self.cgroup.kill(keep=(self.proc.pid, self.zygote))
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
@@ -183,7 +184,7 @@ def _payload(problem: Problem, tests: Sequence[TestCase]) -> list[Any]:
 
 
 class Sandbox:
-    """A pool of warm zygote workers that grade candidate programs against a problem's tests.
+    """A pool of warm workers that grade candidate programs against a problem's tests.
 
     Use as a context manager. `run` is thread-safe; `run_many` spreads jobs over the workers;
     `arun` runs in the pool's threads so an event loop never blocks on execution.

@@ -8,9 +8,9 @@ import contextlib
 import io
 import os
 import resource
-import signal
 import socket
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .wire import (
@@ -43,19 +43,13 @@ def _become_candidate(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
             continue
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(res, (value, value))
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
-        signal.signal(sig, signal.SIG_DFL)
+    # Signal dispositions, the environment and tempfile.tempdir were set by the zygote (see
+    # `zygote.candidate_defaults`): forks inherit them, and setting them here costs page faults.
     if hdr.get("drop_uid") and os.geteuid() == 0:
         os.setgroups([])
         os.setgid(65534)
         os.setuid(65534)
     os.chdir(workdir)
-    os.environ.clear()
-    os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
-    import tempfile
-
-    tempfile.tempdir = workdir
     sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
     sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), write_through=True)
@@ -161,13 +155,17 @@ def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
 
 
 def _fork_candidate(
-    hdr: dict[str, Any], workdir: str, n_tests: int, stdin_fd: int
+    hdr: dict[str, Any],
+    workdir: str,
+    n_tests: int,
+    stdin_fd: int,
+    reap: Callable[[], None] | None = None,
 ) -> tuple[int, int, list[int]]:
     rpc_judge, rpc_cand = socket.socketpair()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     try:
-        pid = _fork()
+        pid = _fork(reap)
     except OSError:
         for fd in (out_r, out_w, err_r, err_w):
             os.close(fd)
@@ -189,3 +187,22 @@ def _fork_candidate(
     ends = [os.dup(rpc_judge.fileno()), out_r, err_r]
     rpc_judge.close()
     return pid, os.pidfd_open(pid), ends
+
+
+def warm_up() -> None:
+    """Run the candidate's own code paths here, before the zygote is forked: Python 3.11
+    rewrites a function's bytecode in place as it warms up, and in a fresh fork every such
+    write copies a page. The code loaded is this constant, never a candidate's."""
+    ours, theirs = socket.socketpair()
+    for i in range(64):
+        namespace = _load("def f(x):\n    return [x, {'k': (x, 'v')}]\n", "__solution__")
+        described = _describe(namespace)
+        _send(ours, ("call", "f", (i,), {}))
+        _op, name, args, kwargs = _recv(theirs)
+        value = _target(namespace, name, True)(*args, **kwargs)
+        _send(theirs, ("ok", value) if _check_plain(value) else ("bad",))
+        _recv(ours)
+        _check_plain(described)
+        _exc_message(ValueError(i))
+    ours.close()
+    theirs.close()

@@ -1,5 +1,7 @@
 """The judge: drives candidate processes through the tests with a wall clock per test and
-reports raw results to the host (fd 1). It holds the code and the tests; it never forks."""
+reports raw results to the host (fd 1). It holds the code and the tests of every run of its
+worker (it is the worker's pid 1 and lives as long as the worker); it never forks after
+start-up."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import builtins
 import contextlib
 import json
 import marshal
+import math
 import os
 import select
 import signal
@@ -24,7 +27,6 @@ from .wire import (
     _check_plain,
     _Died,
     _emit,
-    _on_alarm,
     _OutputLimit,
     _read_frame,
     _show_source,
@@ -76,10 +78,17 @@ class Judge:
             os.write(memfd, stdin_data)
             os.lseek(memfd, 0, os.SEEK_SET)
             fds = [memfd]
-        socket.send_fds(self.ctl, [b"spawn %d" % n_tests], fds)
-        for fd in fds:
-            os.close(fd)
+        try:
+            socket.send_fds(self.ctl, [b"spawn %d" % n_tests], fds)
+        except OSError:
+            raise _Died(None, "the sandbox's zygote is gone (killed by a candidate?)") from None
+        finally:
+            for fd in fds:
+                os.close(fd)
         while True:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.ctl], [], [], remaining)[0]:
+                raise _Timeout
             spawned = self._on_ctl()
             if spawned is not None:
                 cand = self.cand = _Cand(*spawned)
@@ -307,6 +316,26 @@ def _test_program(test: Any) -> Any:
     return compile(source, "<test>", "exec")
 
 
+_alarm_at = [math.inf]  # when our own per-test timer is due
+
+
+def _arm(seconds: float) -> None:
+    _alarm_at[0] = time.monotonic() + seconds - 0.02  # slack: the timer must always count
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def _disarm() -> None:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    _alarm_at[0] = math.inf
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    """SIGALRM ends the test only when our timer is due: any process of the run can send
+    SIGALRM to the judge, and one sent early must not interrupt the judge's own code."""
+    if time.monotonic() >= _alarm_at[0]:
+        raise _Timeout
+
+
 def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
     """functional / assert: one candidate process serves tests in order until it fails."""
     style = judge.hdr["style"]
@@ -328,16 +357,16 @@ def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
             namespace = loaded
         judge.deadline = time.monotonic() + judge.limits["timeout_s"]
         judge.last_exc = ""
-        signal.setitimer(signal.ITIMER_REAL, judge.limits["timeout_s"] + 0.05)
+        _arm(judge.limits["timeout_s"] + 0.05)
         try:
             outcome = _run_one(judge, style, test, namespace or {})
         except BaseException as err:  # noqa: BLE001
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _disarm()
             verdict, detail = _exc_verdict(judge, err)
             if isinstance(err, _Timeout | _OutputLimit | _Died):
                 judge.kill()
             outcome = {"verdict": verdict, "detail": detail}
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _disarm()
         _result(i, start=start, **outcome)
 
 
@@ -369,18 +398,44 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
             _result(i, "ran", start, stdout=cand.stdout.decode("utf-8", "replace"))
 
 
-def judge_main(hdr: dict[str, Any], consumed: int, ctl: socket.socket) -> None:
-    """Read this run's code and tests (the frames after the header on fd 0), then drive
-    candidates, which the zygote forks on request over `ctl`, through the tests."""
+def judge_run(ctl: socket.socket, zygote: int) -> str:
+    """One run: read its frames (header, code, tests) from the host on fd 0, have the zygote
+    prepare it, drive candidates through the tests, then have the zygote sweep. The status says
+    whether this worker can go on ("ok") or must end ("died")."""
+    hdr = _read_frame(0)
     code = _read_frame(0)["code"]
     tests = _read_frame(0)["tests"]
-    os.write(consumed, b"1")
-    os.close(consumed)
     judge = Judge(hdr, ctl, code if isinstance(code, str) else "")
+    setup = {k: hdr[k] for k in ("style", "limits", "own_pidns", "own_tmp", "drop_uid", "tmp_base")}
     try:
+        ctl.send(b"run " + json.dumps(setup).encode())
         if hdr["style"] == "stdin":
             run_stdin_tests(judge, tests)
         else:
             run_rpc_tests(judge, tests)
+    except OSError:
+        pass  # the zygote is gone: the tests not reported are not passed
     finally:
+        _disarm()
+        # Without a handler, pid 1 never receives SIGALRM from inside its namespace: what the
+        # run left cannot interrupt us while the zygote sweeps.
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
         judge.kill()
+    return "ok" if _swept(ctl, zygote) else "died"
+
+
+def _swept(ctl: socket.socket, zygote: int) -> bool:
+    """Ask the zygote to kill what the run left and wipe its files; False when it does not."""
+    with contextlib.suppress(OSError):
+        os.kill(zygote, signal.SIGCONT)  # a candidate may have stopped it
+        ctl.send(b"end")
+        deadline = time.monotonic() + 10.0
+        while (remaining := deadline - time.monotonic()) > 0:
+            if not select.select([ctl], [], [], remaining)[0]:
+                return False
+            msg = ctl.recv(256)
+            if msg == b"clean":
+                return True
+            if not msg:
+                return False
+    return False

@@ -12,6 +12,7 @@ import socket
 import struct
 import time
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 # `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
@@ -138,11 +139,14 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise _Timeout
 
 
-def _fork() -> int:
-    """fork, retried briefly while the process limit is still held by dying processes."""
+def _fork(reap: Callable[[], None] | None = None) -> int:
+    """fork, retried briefly while the process limit is still held by dying processes (`reap`
+    collects those that are our zombies)."""
     for attempt in range(100):
         try:
             return os.fork()
         except BlockingIOError:
+            if reap is not None:
+                reap()
             time.sleep(0.001 * (attempt + 1))
     return os.fork()

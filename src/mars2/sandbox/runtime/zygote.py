@@ -1,57 +1,96 @@
-"""The zygote: a warm interpreter that forks a judge per run and candidates on the judge's
-request, enforces the run's deadline, then kills everything the run left."""
+"""The zygote: a clean warm interpreter, forked by the judge before the judge read anything, that
+forks candidate processes on the judge's request and, after every run, makes sure that nothing
+the run started is left."""
 
 from __future__ import annotations
 
-import builtins
 import contextlib
-import gc
+import ctypes
+import json
 import os
 import select
 import shutil
 import signal
 import socket
-import sys
+import tempfile
 import time
-import traceback
 from typing import Any
 
 from .candidate import _fork_candidate
-from .judge import judge_main
-from .wire import (
-    ERROR_TAIL,
-    _emit,
-    _fork,
-    _no_dump,
-    _on_alarm,
-    _read_frame,
-    _Timeout,
-)
+from .wire import _on_alarm, _Timeout
 
 # `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
 # raise anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
 
-PRELOAD = "typing collections itertools functools math heapq bisect re string random copy operator"
+PR_SET_CHILD_SUBREAPER = 36
+WALL = 0x40000000  # __WALL: children whatever signal they send at exit
 
 
-# ---------------------------------------------------------------------------------------------
-# Zygote: forks a judge per run, enforces the run's deadline, then kills everything left.
+def _subreaper() -> None:
+    """Orphans of the candidates become our children (not the judge's), so we can find them."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def _sweep(hdr: dict[str, Any], judge_pid: int) -> None:
-    """Kill every process the run started. In our own pid namespace that is everyone but us."""
-    me = os.getpid()
-    if not (hdr["own_pidns"] and me <= 2):
-        for target in (judge_pid,):
-            with contextlib.suppress(OSError):
-                os.killpg(target, signal.SIGKILL)
+def _leftovers() -> bool:
+    """Whether any child is left after the run's candidates were reaped: zombies are reaped,
+    and a live child means a leftover process. As the subreaper of every candidate, we are an
+    ancestor of every process a run started, so "no child at all" (ECHILD, answered by the
+    kernel atomically) means that no such process exists."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG | WALL)
+        except ChildProcessError:
+            return False
+        if pid == 0:
+            return True
+
+
+def _sweep(hdr: dict[str, Any]) -> None:
+    """Kill every process the run left. In our own pid namespace (the judge is pid 1, which
+    kill(-1) spares) that is everyone but the judge and us."""
+    if not _leftovers():
+        return
+    if not (hdr["own_pidns"] and os.getppid() == 1):
+        # No namespace of our own: kill(-1) would reach the host. Kill our children (orphans
+        # included) by pid and group; the host also kills what is left in the pids cgroup.
+        _kill_children()
         return
     # One kill(-1) reaches every process (a fork racing with it fails on the pending SIGKILL);
-    # orphans are re-parented to us (pid 1), so reaping until ECHILD empties the namespace.
+    # orphans are re-parented to us (the subreaper), so reaping until ECHILD empties the run.
     with contextlib.suppress(OSError):
         os.kill(-1, signal.SIGKILL)
+    _reap_for(2.0)
+    me = os.getpid()
+    for _ in range(1000):  # belt and braces: whatever is still listed in /proc
+        if not _others(me):
+            return
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+        _leftovers()
+        time.sleep(0.002)
+
+
+def _kill_children() -> None:
+    me = os.getpid()
+    for _ in range(500):
+        try:
+            with open(f"/proc/{me}/task/{me}/children") as fh:
+                children = [int(pid) for pid in fh.read().split()]
+        except OSError:
+            children = []
+        for pid in children:
+            for kill in (os.killpg, os.kill):
+                with contextlib.suppress(OSError):
+                    kill(pid, signal.SIGKILL)
+        if not _leftovers():
+            return
+        time.sleep(0.002)
+
+
+def _reap_for(seconds: float) -> None:
     signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         while True:
             os.waitpid(-1, 0)
@@ -59,163 +98,153 @@ def _sweep(hdr: dict[str, Any], judge_pid: int) -> None:
         pass
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    for _ in range(1000):  # belt and braces: whatever is still listed in /proc
-        if not _others(me):
-            return
-        with contextlib.suppress(OSError):
-            os.kill(-1, signal.SIGKILL)
-        _reap()
-        time.sleep(0.002)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
-def _reap() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+def _default_signals() -> None:
+    """The dispositions candidates inherit (SIGXFSZ ignored: an oversized write raises)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def candidate_defaults(workdir: str) -> None:
+    """What candidates inherit from us at fork, besides the signal dispositions: a clean
+    environment whose HOME and TMPDIR are the run's working directory, and tempfile's
+    directory. None of it is secret."""
+    if tempfile.tempdir != workdir:  # with a private /tmp, only before the first run
+        os.environ.clear()
+        os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
+        tempfile.tempdir = workdir
 
 
 def _others(me: int) -> list[int]:
-    """Other processes in our pid namespace, zombies included (they still hold a pid)."""
+    """Other processes in our pid namespace but the judge (pid 1), zombies included."""
     return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
 
 
+def _remove(path: str) -> None:
+    """Remove a file or a tree the run left, also one it made read-only: it has our uid, and
+    nothing of the run is alive any more to race with us."""
+    if not os.path.isdir(path) or os.path.islink(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return
+    with contextlib.suppress(OSError):
+        os.chmod(path, 0o700)
+    for root, dirs, _files in os.walk(path):
+        for name in dirs:
+            sub = os.path.join(root, name)
+            if not os.path.islink(sub):
+                with contextlib.suppress(OSError):
+                    os.chmod(sub, 0o700)
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
-    shutil.rmtree(workdir, ignore_errors=True)
+    try:
+        os.rmdir(workdir)  # the common case: the run wrote nothing there
+    except OSError:
+        _remove(workdir)
     if hdr["own_tmp"]:
         for name in os.listdir("/tmp"):
-            path = os.path.join("/tmp", name)
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
+            _remove(os.path.join("/tmp", name))
 
 
-def zygote_run(hdr: dict[str, Any]) -> None:
-    import tempfile
+class _Run:
+    """The zygote's side of one run: its header, working directory and live candidates."""
 
-    workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
-    if hdr.get("drop_uid") and os.geteuid() == 0:
-        os.chown(workdir, 65534, 65534)
-    consumed_r, consumed_w = os.pipe()
-    ctl, ctl_judge = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    pid = _fork()
-    if pid == 0:
+    def __init__(self, hdr: dict[str, Any]) -> None:
+        self.hdr = hdr
+        try:  # a private /tmp is emptied after every run: the name is free
+            if not hdr["own_tmp"]:
+                raise FileExistsError
+            os.mkdir("/tmp/run", 0o700)
+            self.workdir = "/tmp/run"
+        except OSError:
+            self.workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
+        if hdr.get("drop_uid") and os.geteuid() == 0:
+            os.chown(self.workdir, 65534, 65534)
+        self.live: dict[int, int] = {}  # pidfd -> pid of candidates
+        self.statuses: dict[int, int] = {}  # exit statuses reaped early (by `reap`)
+        candidate_defaults(self.workdir)
+
+    def reap(self) -> None:
+        """Reap dead orphans (they hold pids the process limit counts) and candidates, whose
+        exit status is kept for `exited`."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG | WALL)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            self.statuses[pid] = status
+
+    def spawn(self, ctl: socket.socket, n_tests: int, fds: list[int]) -> None:
+        stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
+        self.reap()
         try:
-            os.close(consumed_r)
-            ctl.close()
-            os.setpgid(0, 0)
-            judge_main(hdr, consumed_w, ctl_judge)
-        except BaseException as err:  # noqa: BLE001
-            if not isinstance(err, SystemExit):
-                _emit({"ev": "infra", "detail": traceback.format_exc()[-ERROR_TAIL:]})
-        finally:
-            os._exit(0)
-    os.close(consumed_w)
-    ctl_judge.close()
-    status, live = _serve(hdr, workdir, pid, ctl)
-    for fd, cand_pid in live.items():
-        with contextlib.suppress(OSError):
-            os.killpg(cand_pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            os.kill(cand_pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(cand_pid, 0)
-        os.close(fd)
-    ctl.close()
-    _sweep(hdr, pid)
-    _clean_tmp(hdr, workdir)
-    os.set_blocking(consumed_r, False)
-    try:
-        lost = os.read(consumed_r, 1) != b"1"
-    except BlockingIOError:
-        lost = True
-    os.close(consumed_r)
-    if lost:  # part of this run's input may still sit on fd 0: this worker cannot go on
-        _emit({"ev": "done", "status": "lost_input"})
-        os._exit(0)
-    _emit({"ev": "done", "status": status})
-
-
-def _serve(
-    hdr: dict[str, Any], workdir: str, judge: int, ctl: socket.socket
-) -> tuple[str, dict[int, int]]:
-    """Fork candidates for the judge and report their exits, until it ends or the deadline."""
-    deadline = time.monotonic() + hdr["deadline_s"]
-    judge_fd = os.pidfd_open(judge)
-    live: dict[int, int] = {}  # pidfd -> pid of candidates
-    watch_ctl = True
-    status = "ok"
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            status = "judge_deadline"
+            pid, pidfd, ends = _fork_candidate(self.hdr, self.workdir, n_tests, stdin_fd, self.reap)
+        except OSError as err:  # e.g. the process limit, held by the run's own processes
+            os.close(stdin_fd)
             with contextlib.suppress(OSError):
-                os.killpg(judge, signal.SIGKILL)
-            break
-        fds = [judge_fd, *live] + ([ctl.fileno()] if watch_ctl else [])
-        ready, _, _ = select.select(fds, [], [], remaining)
-        if judge_fd in ready:
-            break
-        for fd in ready:
-            if fd == ctl.fileno():
-                watch_ctl = _spawn_for(hdr, workdir, ctl, live)
-            else:
-                cand = live.pop(fd)
-                os.close(fd)
-                _, cand_status = os.waitpid(cand, 0)
-                with contextlib.suppress(OSError):
-                    ctl.send(b"exit %d %d" % (cand, cand_status))
-    _, judge_status = os.waitpid(judge, 0)
-    os.close(judge_fd)
-    if status == "ok" and judge_status != 0:
-        status = "judge_died"
-    return status, live
-
-
-def _spawn_for(hdr: dict[str, Any], workdir: str, ctl: socket.socket, live: dict[int, int]) -> bool:
-    """Serve one request from the judge; False once it hung up."""
-    try:
-        msg, fds, _flags, _addr = socket.recv_fds(ctl, 256, 1)
-    except OSError:
-        return False
-    if not msg:
-        return False
-    n_tests = int(msg.split()[1])
-    stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
-    try:
-        pid, pidfd, ends = _fork_candidate(hdr, workdir, n_tests, stdin_fd)
-    except OSError as err:  # e.g. the process limit, held by the run's own processes
-        os.close(stdin_fd)
+                ctl.send(b"failed " + str(err).encode()[:200])
+            return
+        self.live[pidfd] = pid
         with contextlib.suppress(OSError):
-            ctl.send(b"failed " + str(err).encode()[:200])
-        return True
-    live[pidfd] = pid
-    with contextlib.suppress(OSError):
-        socket.send_fds(ctl, [b"spawned %d" % pid], ends)
-    for end in ends:
-        os.close(end)
-    return True
+            socket.send_fds(ctl, [b"spawned %d" % pid], ends)
+        for end in ends:
+            os.close(end)
+
+    def exited(self, ctl: socket.socket, pidfd: int) -> None:
+        pid = self.live.pop(pidfd)
+        os.close(pidfd)
+        status = self.statuses.pop(pid, None)
+        if status is None:
+            _, status = os.waitpid(pid, 0)
+        with contextlib.suppress(OSError):
+            ctl.send(b"exit %d %d" % (pid, status))
+
+    def end(self) -> None:
+        for pidfd, pid in self.live.items():
+            for kill in (os.killpg, os.kill):
+                with contextlib.suppress(OSError):
+                    kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+            os.close(pidfd)
+        self.live.clear()
+        _sweep(self.hdr)
+        _clean_tmp(self.hdr, self.workdir)
 
 
-def zygote_main() -> None:
-    _no_dump()
-    # `python -S` skips `site`, which defines exit() and quit(); programs do call them.
-    builtins.exit = builtins.quit = sys.exit  # type: ignore[assignment]
-    for name in PRELOAD.split():
-        with contextlib.suppress(ImportError):
-            __import__(name)
-    # Objects that exist now are never collected: forks then leave their pages shared instead
-    # of touching them in a collection (cheaper forks).
-    gc.freeze()
-    _emit({"ev": "ready", "pid": os.getpid(), "uid": os.getuid()})
+def zygote_main(ctl: socket.socket) -> None:
+    """Serve the judge over `ctl` (run / spawn / end requests) until it hangs up."""
+    _subreaper()
+    _default_signals()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):  # the host's pipes are the judge's alone
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    run: _Run | None = None
     while True:
-        try:
-            hdr = _read_frame(0)
-        except (EOFError, OSError, ValueError):
-            os._exit(0)
-        zygote_run(hdr)
+        watch = [ctl.fileno(), *(run.live if run else ())]
+        ready, _, _ = select.select(watch, [], [])
+        for fd in ready:
+            if fd != ctl.fileno():
+                if run is not None and fd in run.live:  # not closed by an "end" just served
+                    run.exited(ctl, fd)
+                continue
+            msg, fds, _flags, _addr = socket.recv_fds(ctl, 1 << 16, 1)
+            verb, _, rest = msg.partition(b" ")
+            if not msg:
+                os._exit(0)
+            if verb == b"run":
+                run = _Run(json.loads(rest))
+            elif verb == b"spawn" and run is not None:
+                run.spawn(ctl, int(rest), fds)
+            elif verb == b"end" and run is not None:
+                run.end()
+                run = None
+                ctl.send(b"clean")

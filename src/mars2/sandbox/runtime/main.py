@@ -1,0 +1,62 @@
+"""The worker's first process: it preloads the interpreter, forks the zygote while it still holds
+nothing of any run, then serves runs as their judge for the life of the worker."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import gc
+import os
+import signal
+import socket
+import sys
+import traceback
+
+from .candidate import warm_up
+from .judge import judge_run
+from .wire import ERROR_TAIL, _emit, _fork, _no_dump
+from .zygote import zygote_main
+
+PRELOAD = (
+    "typing collections itertools functools math heapq bisect re string random copy operator"
+    " tempfile"  # the candidate sets tempfile.tempdir
+)
+
+
+def worker_main() -> None:
+    _no_dump()
+    # `python -S` skips `site`, which defines exit() and quit(); programs do call them.
+    builtins.exit = builtins.quit = sys.exit  # type: ignore[assignment]
+    for name in PRELOAD.split():
+        with contextlib.suppress(ImportError):
+            __import__(name)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as pid 1, unhandled signals never arrive
+    warm_up()
+    ctl, ctl_zygote = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    # Objects that exist now are never collected: forks then leave their pages shared instead
+    # of touching them in a collection (cheaper forks).
+    gc.freeze()
+    zygote = _fork()
+    if zygote == 0:
+        try:
+            ctl.close()
+            zygote_main(ctl_zygote)
+        finally:
+            os._exit(0)
+    ctl_zygote.close()
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (prints of test programs go nowhere)
+    _emit({"ev": "ready", "pid": os.getpid(), "uid": os.getuid(), "zygote": zygote})
+    while True:
+        try:
+            status = judge_run(ctl, zygote)
+        except EOFError:  # the host closed our stdin: the sandbox is closing
+            ctl.close()  # the zygote exits; reaping it passes its CPU time on to the host
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(zygote, 0)
+            os._exit(0)
+        except BaseException:  # noqa: BLE001
+            _emit({"ev": "infra", "detail": traceback.format_exc()[-ERROR_TAIL:]})
+            status = "died"
+        _emit({"ev": "done", "status": status})
+        if status != "ok":
+            os._exit(1)

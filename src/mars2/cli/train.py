@@ -72,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
     with Progress(*columns, console=console) as progress:
         task = progress.add_task("train", total=config.train.steps, completed=trainer.step, info="")
 
+        first_eval: dict[str, float] = {}
+
         def on_step(metrics: dict[str, Any]) -> None:
+            if "eval/pass@1" in metrics and not first_eval:
+                first_eval.update({k: v for k, v in metrics.items() if k.startswith("eval/")})
             info = f"reward {metrics.get('train/reward/mean', 0):.3f}"
             if "eval/pass@1" in metrics:
                 info += f"  eval pass@1 {metrics['eval/pass@1']:.3f}"
@@ -83,10 +87,11 @@ def run(args: argparse.Namespace) -> int:
             progress.update(task, completed=metrics["step"], info=info)
 
         last = trainer.fit(on_step)
-    table = Table("metric", "value", title=f"done in {time.perf_counter() - started:.0f} s")
+    table = Table("metric", "first", "last", title=f"done in {time.perf_counter() - started:.0f} s")
     for key in sorted(last):
         if key.startswith(("eval/", "train/reward/mean", "train/pass")):
-            table.add_row(key, f"{last[key]:.3f}")
+            before = first_eval.get(key)
+            table.add_row(key, "" if before is None else f"{before:.3f}", f"{last[key]:.3f}")
     console.print(table)
     console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
     return 0

@@ -263,7 +263,7 @@ class TrainConfig:
     warmup_steps: int = _f(0, "Optimizer steps of linear warmup.")
     weight_decay: float = _f(0.0, "AdamW weight decay.")
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
-    micro_batch_size: int = _f(8, "Samples per forward/backward pass.")
+    micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
     updates_per_step: int = _f(1, "Optimizer steps per training step (the batch is split).")
     min_samples_per_agent: int = _f(
         0,

@@ -253,7 +253,7 @@ class TrainConfig:
     mode: Literal["grpo", "mcts"] = _f(
         "mcts", "`grpo`: n independent samples per problem; `mcts`: grow search trees."
     )
-    steps: int = _f(12, "Training steps (one rollout + one update per agent each).")
+    steps: int = _f(16, "Training steps (one rollout + one update per agent each).")
     problems_per_step: int = _f(4, "Problems sampled per step (one tree or group each).")
     samples_per_problem: int = _f(
         8, "Mode `grpo`: group size n. Mode `mcts` uses `search.budget` nodes per tree."

@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from mars2.agents.base import encode_chat, request_seed
 from mars2.types import Completion
 
 JOIN_TURNS = 3  # event-loop turns a request waits for others made at the same time
@@ -164,3 +165,23 @@ def _succeed(future: asyncio.Future[Completion], completion: Completion) -> None
 def _fail(future: asyncio.Future[Completion], err: Exception) -> None:
     if not future.done():
         future.set_exception(err)
+
+
+class ChatEngine(Engine):
+    """An Engine that answers chat requests: renders them with the tokenizer's chat template and
+    seeds unseeded requests from the policy's seed and the request's position. Subclasses set
+    `agent`, `tokenizer`, `_seed` and `_n_requests`."""
+
+    agent: Any
+    tokenizer: Any
+    _seed: int
+    _n_requests: int
+
+    async def generate(
+        self, messages: list[dict[str, str]], *, seed: int | None = None
+    ) -> Completion:
+        prompt_ids = encode_chat(self.tokenizer, messages, self.agent.max_prompt_tokens)
+        if seed is None:
+            seed = request_seed(self._seed, self._n_requests)
+        self._n_requests += 1
+        return await self.submit(prompt_ids, seed)

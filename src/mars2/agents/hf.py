@@ -16,14 +16,13 @@ from typing import Any
 
 import torch
 
-from mars2.agents.base import Messages, encode_chat, request_seed
 from mars2.agents.decode import Decoder, Row
-from mars2.agents.engine import Engine, Pending
+from mars2.agents.engine import ChatEngine, Pending
 from mars2.config import AgentConfig
 from mars2.types import Completion
 
 
-class HFPolicy(Engine):
+class HFPolicy(ChatEngine):
     """A Policy on a transformers causal LM (shared with a learner or loaded by load_policy)."""
 
     def __init__(self, agent: AgentConfig, model: Any, tokenizer: Any, *, seed: int = 0) -> None:
@@ -46,13 +45,6 @@ class HFPolicy(Engine):
         }
         self._decoder = Decoder(model, **self._decoder_args)
         self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
-
-    async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
-        prompt_ids = encode_chat(self.tokenizer, messages, self.agent.max_prompt_tokens)
-        if seed is None:
-            seed = request_seed(self._seed, self._n_requests)
-        self._n_requests += 1
-        return await self.submit(prompt_ids, seed)
 
     def generate_ids(self, prompts: list[list[int]], seeds: list[int]) -> list[Completion]:
         """Synchronous batch generation from token ids, in the calling thread (benchmarks)."""

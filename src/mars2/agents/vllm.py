@@ -24,8 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mars2.agents.base import Messages, encode_chat, request_seed
-from mars2.agents.engine import Engine, Pending
+from mars2.agents.engine import ChatEngine, Pending
 from mars2.agents.models import load_tokenizer, pick_device, resolve_model
 from mars2.config import AgentConfig
 from mars2.errors import InfraError, UserError
@@ -47,7 +46,7 @@ def import_vllm() -> Any:
     return vllm
 
 
-class VLLMPolicy(Engine):
+class VLLMPolicy(ChatEngine):
     """A Policy on an in-process `vllm.LLM` engine."""
 
     def __init__(self, agent: AgentConfig, *, seed: int = 0, **engine_kwargs: Any) -> None:
@@ -79,13 +78,6 @@ class VLLMPolicy(Engine):
         self._sampling = vllm.SamplingParams
         self._in_flight: dict[str, Pending] = {}
         self._next_id = 0
-
-    async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
-        prompt_ids = encode_chat(self.tokenizer, messages, self.agent.max_prompt_tokens)
-        if seed is None:
-            seed = request_seed(self._seed, self._n_requests)
-        self._n_requests += 1
-        return await self.submit(prompt_ids, seed)
 
     def _params(self, seed: int) -> Any:
         from vllm.sampling_params import RequestOutputKind

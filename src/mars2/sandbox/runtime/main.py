@@ -17,10 +17,8 @@ from .judge import judge_run
 from .wire import ERROR_TAIL, _emit, _fork, _no_dump
 from .zygote import zygote_main
 
-PRELOAD = (
-    "typing collections itertools functools math heapq bisect re string random copy operator"
-    " tempfile"  # the candidate sets tempfile.tempdir
-)
+# Not tempfile: with shutil it maps bz2, lzma and zlib, which makes every fork dearer.
+PRELOAD = "typing collections itertools functools math heapq bisect re string random copy operator"
 
 
 def worker_main() -> None:

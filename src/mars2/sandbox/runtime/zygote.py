@@ -9,14 +9,12 @@ import ctypes
 import json
 import os
 import select
-import shutil
 import signal
 import socket
-import tempfile
 import time
 from typing import Any
 
-from .candidate import _fork_candidate
+from .candidate import _fork_candidate, standard_streams
 from .wire import _on_alarm, _Timeout
 
 # `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
@@ -110,12 +108,11 @@ def _default_signals() -> None:
 
 def candidate_defaults(workdir: str) -> None:
     """What candidates inherit from us at fork, besides the signal dispositions: a clean
-    environment whose HOME and TMPDIR are the run's working directory, and tempfile's
-    directory. None of it is secret."""
-    if tempfile.tempdir != workdir:  # with a private /tmp, only before the first run
+    environment whose HOME and TMPDIR are the run's working directory (`tempfile`, imported
+    by the candidate if at all, takes its directory from TMPDIR). None of it is secret."""
+    if os.environ.get("TMPDIR") != workdir:  # with a private /tmp, only before the first run
         os.environ.clear()
         os.environ.update(HOME=workdir, TMPDIR=workdir, PATH="/usr/bin:/bin", LANG="C.UTF-8")
-        tempfile.tempdir = workdir
 
 
 def _others(me: int) -> list[int]:
@@ -138,7 +135,16 @@ def _remove(path: str) -> None:
             if not os.path.islink(sub):
                 with contextlib.suppress(OSError):
                     os.chmod(sub, 0o700)
-    shutil.rmtree(path, ignore_errors=True)
+    for root, dirs, files in os.walk(path, topdown=False):
+        for name in files:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(root, name))
+        for name in dirs:
+            sub = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                (os.unlink if os.path.islink(sub) else os.rmdir)(sub)
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
 
 
 def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
@@ -149,6 +155,17 @@ def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
     if hdr["own_tmp"]:
         for name in os.listdir("/tmp"):
             _remove(os.path.join("/tmp", name))
+
+
+def _fresh_dir(base: str) -> str:
+    """A new private directory under a shared `base` (mkdir never follows or reuses a name)."""
+    while True:
+        path = os.path.join(base, f"mars2-run-{os.urandom(6).hex()}")
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
 
 
 class _Run:
@@ -162,7 +179,7 @@ class _Run:
             os.mkdir("/tmp/run", 0o700)
             self.workdir = "/tmp/run"
         except OSError:
-            self.workdir = tempfile.mkdtemp(prefix="mars2-run-", dir=hdr["tmp_base"])
+            self.workdir = _fresh_dir(hdr["tmp_base"])
         if hdr.get("drop_uid") and os.geteuid() == 0:
             os.chown(self.workdir, 65534, 65534)
         self.live: dict[int, int] = {}  # pidfd -> pid of candidates
@@ -227,6 +244,7 @@ def zygote_main(ctl: socket.socket) -> None:
     for fd in (0, 1):  # the host's pipes are the judge's alone
         os.dup2(devnull, fd)
     os.close(devnull)
+    standard_streams()
     run: _Run | None = None
     while True:
         watch = [ctl.fileno(), *(run.live if run else ())]

@@ -352,8 +352,8 @@ def test_temp_files_do_not_survive_the_run(sandbox: Sandbox) -> None:
 
 
 def test_read_only_leftovers_do_not_survive_the_run(sandbox: Sandbox) -> None:
-    """Trees the candidate made read-only in its directory and in /tmp are removed; the next,
-    innocent run is graded normally."""
+    """Trees the candidate made read-only in its directory and in /tmp (with a symlink to a
+    directory inside, removed as a link) are removed; the next, innocent run is graded normally."""
     if sandbox.isolation != "bwrap":
         pytest.skip("only bubblewrap gives the sandbox a private /tmp")
     problem = dataclasses.replace(FUNC, private_tests=())
@@ -361,6 +361,7 @@ def test_read_only_leftovers_do_not_survive_the_run(sandbox: Sandbox) -> None:
         "import os\nfor base in ('/tmp', os.getcwd()):\n"
         "    d = os.path.join(base, 'keep', 'deeper')\n    os.makedirs(d, exist_ok=True)\n"
         "    open(os.path.join(d, 'left'), 'w').write('x')\n"
+        "    os.symlink(base, os.path.join(d, 'link'))\n"
         "    os.chmod(d, 0o500)\n    os.chmod(os.path.dirname(d), 0o500)\n"
         "def f(x):\n    return None\n"
     )

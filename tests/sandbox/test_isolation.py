@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
+import threading
 
 import pytest
 from sandbox_cases import ASSERT, FAST, FUNC, REFERENCE, REFERENCE_STDIN, STDIN, descendants
@@ -62,3 +64,30 @@ def test_fallback_levels_still_grade_and_contain(level: str) -> None:
             assert len(descendants(os.getpid())) == baseline, f"{name} left processes"
         assert box.run(REFERENCE, FUNC).passed
     assert descendants(os.getpid()) <= before
+
+
+@pytest.mark.parametrize("level", ["unshare", "rlimit"])
+def test_fallback_levels_leave_nothing_in_the_host_tmp(level: str) -> None:
+    """Without a private /tmp, a run's directory lives in its worker's own directory, which goes
+    with the worker: also when the worker is killed mid-run with files (some read-only) left."""
+    if level == "unshare" and describe_isolation()[0] == "rlimit":
+        pytest.skip("unshare namespaces are not available here")
+    plant = (
+        "import os, time\nos.makedirs('keep/deeper')\nopen('keep/deeper/left', 'w').write('x')\n"
+        "os.chmod('keep/deeper', 0o500)\nos.chmod('keep', 0o500)\n"
+        "def f(x):\n    time.sleep(0.8)\n"
+    )
+    config = dataclasses.replace(FAST, isolation=level, workers=1)  # type: ignore[arg-type]
+    with Sandbox(config) as box:
+        worker = box._workers[0]
+        assert worker.tmp is not None and os.path.isdir(worker.tmp)
+        killer = threading.Timer(0.4, lambda: os.killpg(worker.proc.pid, signal.SIGKILL))
+        killer.start()
+        result = box.run(plant, FUNC)
+        killer.join()
+        assert not any(t.passed for t in result.tests)
+        assert box.stats.worker_restarts == 1 and not os.path.exists(worker.tmp)
+        fresh = box._workers[0].tmp
+        assert box.run(REFERENCE, FUNC).passed
+        assert fresh is not None and os.listdir(fresh) == []  # the run cleaned its directory
+    assert not os.path.exists(fresh)

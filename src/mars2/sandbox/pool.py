@@ -12,6 +12,8 @@ import marshal
 import os
 import queue
 import select
+import shutil
+import stat
 import struct
 import subprocess
 import tempfile
@@ -66,6 +68,11 @@ class _Worker:
         if self.cgroup is not None:
             cmd = self.cgroup.wrap(cmd)
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in kill())
+        # Without a private /tmp (bwrap gives one), runs get their directories inside this one,
+        # which `kill` removes: nothing is left in the host's /tmp when a run's worker is killed.
+        self.tmp = None if level == "bwrap" else tempfile.mkdtemp(prefix="mars2-worker-")
+        if self.tmp is not None:
+            os.chmod(self.tmp, 0o711)  # candidates that run as another uid reach their dir
         self.proc = subprocess.Popen(
             cmd,
             stdin=subprocess.PIPE,
@@ -147,6 +154,8 @@ class _Worker:
         self.proc.wait()
         if self.cgroup is not None:
             self.cgroup.remove()
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, onerror=_writable_and_retry)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 if stream is not None:
@@ -163,6 +172,20 @@ class _Worker:
         except (OSError, subprocess.TimeoutExpired):
             pass
         self.kill()
+
+
+def _writable_and_retry(function: Any, path: str, _exc: Any) -> None:
+    """rmtree's error handler: a run may have left directories without write or search
+    permission (our uid owns them); open them up and retry."""
+    with contextlib.suppress(OSError):
+        parent = os.path.dirname(path)
+        os.chmod(parent, os.stat(parent).st_mode | stat.S_IRWXU)
+        if function is os.unlink or os.path.islink(path) or not os.path.isdir(path):
+            os.unlink(path)
+            return
+        os.chmod(path, stat.S_IRWXU)
+        if os.access(path, os.R_OK | os.W_OK | os.X_OK):
+            shutil.rmtree(path, onerror=_writable_and_retry)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -317,7 +340,6 @@ class Sandbox:
             "own_pidns": own_ns,
             "own_tmp": self.isolation == "bwrap",
             "drop_uid": self.isolation == "rlimit" and os.geteuid() == 0,
-            "tmp_base": "/tmp" if self.isolation == "bwrap" else tempfile.gettempdir(),
         }
 
     def _execute(
@@ -328,6 +350,7 @@ class Sandbox:
         # RLIMIT_NPROC counts every process of the uid outside a user namespace: there the
         # worker's pids cgroup (when it has one) is the process cap instead.
         header["limits"]["nproc"] = self.isolation != "rlimit" or worker.cgroup is None
+        header["tmp_base"] = worker.tmp or "/tmp"
         deadline = time.monotonic() + header["deadline_s"] + 5
         # Header, code and tests go out together; inside, each process reads only its frame.
         frames = [header, {"code": code}, {"tests": _payload(problem, tests)}]

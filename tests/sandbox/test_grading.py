@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
+import os
 import time
 
 import pytest
@@ -208,8 +210,8 @@ def test_auto_falls_back_when_a_level_does_not_start(
 
     real = isolation.worker_command
 
-    def broken_best(level: str) -> list[str]:
-        return ["/bin/false"] if level == "bwrap" else real(level)  # type: ignore[arg-type]
+    def broken_best(level: str, cpu: int | None = None) -> list[str]:
+        return ["/bin/false"] if level == "bwrap" else real(level, cpu)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pool, "worker_command", broken_best)
     monkeypatch.setattr(pool, "available_levels", lambda _: ["bwrap", "rlimit"])
@@ -222,7 +224,7 @@ def test_auto_falls_back_when_a_level_does_not_start(
 def test_no_level_starting_is_an_infra_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from mars2.sandbox import pool
 
-    monkeypatch.setattr(pool, "worker_command", lambda level: ["/bin/false"])
+    monkeypatch.setattr(pool, "worker_command", lambda level, cpu=None: ["/bin/false"])
     with pytest.raises(InfraError, match="could not start a sandbox worker"):
         Sandbox(FAST)
 
@@ -247,3 +249,35 @@ def test_nonzero_exit_is_an_error(sandbox: Sandbox) -> None:
     problem = Problem("io", "", "stdin", (TestCase("", "7\n"),))
     result = sandbox.run("print(7)\nraise SystemExit(3)\n", problem)
     assert result.tests[0].verdict == "error" and "status 3" in result.tests[0].detail
+
+
+def test_worker_cpus_pin_only_when_each_worker_gets_a_cpu_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mars2.sandbox import pool
+
+    monkeypatch.setattr(pool.os, "sched_getaffinity", lambda _pid: {5, 2, 7})
+    config = dataclasses.replace(FAST, workers=2)
+    assert pool._worker_cpus(config) == [2, 5]
+    assert pool._worker_cpus(dataclasses.replace(config, workers=3)) == [2, 5, 7]
+    assert pool._worker_cpus(dataclasses.replace(config, workers=4)) == [None] * 4
+    assert pool._worker_cpus(dataclasses.replace(config, pin_cpus=False)) == [None, None]
+    assert pool._worker_cpus(dataclasses.replace(config, workers=1)) == [None]
+
+
+@pytest.mark.parametrize("pin", [True, False])
+def test_pinned_workers_run_their_candidates_on_their_own_cpu(pin: bool) -> None:
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("needs two usable CPUs")
+    probe = Problem("cpus", "", "functional", (TestCase([], None),), fn_name="f")
+    code = "import os\ndef f():\n    return sorted(os.sched_getaffinity(0))\n"
+    config = dataclasses.replace(FAST, workers=2, pin_cpus=pin)
+    with Sandbox(config) as box:
+        seen = set()
+        for _ in range(6):
+            for result in box.run_many([(code, probe, "all")] * 2):
+                test = result.tests[0]  # expected None: `wrong`, its detail the JSON returned
+                assert test.verdict == "wrong", test
+                seen.add(tuple(json.loads(test.detail)))
+    assert seen == ({(cpus[0],), (cpus[1],)} if pin else {tuple(cpus)})

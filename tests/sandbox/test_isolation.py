@@ -31,7 +31,8 @@ def test_auto_tries_the_best_level_first_then_weaker_ones() -> None:
 def test_bwrap_command_binds_no_home_and_blocks_the_network() -> None:
     cmd = worker_command("bwrap")
     assert "--unshare-all" in cmd and "--die-with-parent" in cmd and "--clearenv" in cmd
-    assert cmd[-4:-1] == ["-I", "-S", "-c"] and "worker_main()" in cmd[-1]
+    assert cmd[-4:-1] == ["-I", "-S", "-c"] and "worker_main(None)" in cmd[-1]
+    assert "worker_main(1)" in worker_command("bwrap", cpu=1)[-1]
     binds = {cmd[i + 1] for i, arg in enumerate(cmd) if arg in ("--bind", "--ro-bind")}
     assert not any(b in ("/", "/home", "/root", "/work") for b in binds)
     assert "--bind" not in cmd  # nothing of the host is writable

@@ -77,17 +77,21 @@ RUNTIME = Path(__file__).parent / "runtime"  # the in-sandbox package (standard 
 _RUNTIME_IN_BWRAP = "/opt/mars2"  # where bubblewrap shows RUNTIME's parent (read-only)
 
 
-def _bootstrap(path: str) -> str:
-    return f"import sys; sys.path.insert(0, {path!r}); from runtime.main import worker_main; worker_main()"
+def _bootstrap(path: str, cpu: int | None) -> str:
+    return (
+        f"import sys; sys.path.insert(0, {path!r}); from runtime.main import worker_main; "
+        f"worker_main({cpu!r})"
+    )
 
 
-def worker_command(level: Isolation) -> list[str]:
-    """The command that starts one worker (its judge, which forks the zygote) at `level`."""
+def worker_command(level: Isolation, cpu: int | None = None) -> list[str]:
+    """The command that starts one worker (its judge, which forks the zygote) at `level`; with
+    `cpu`, the worker's processes run on that CPU."""
     if level == "bwrap":
         bind = ["--ro-bind", str(RUNTIME), f"{_RUNTIME_IN_BWRAP}/runtime"]
-        python = [_python(), "-I", "-S", "-c", _bootstrap(_RUNTIME_IN_BWRAP)]
+        python = [_python(), "-I", "-S", "-c", _bootstrap(_RUNTIME_IN_BWRAP, cpu)]
         return [str(shutil.which("bwrap")), *_bwrap_args(), *bind, *python]
-    python = [_python(), "-I", "-S", "-c", _bootstrap(str(RUNTIME.parent))]
+    python = [_python(), "-I", "-S", "-c", _bootstrap(str(RUNTIME.parent), cpu)]
     if level == "unshare":
         extra = ["--fork", "--kill-child", "--mount-proc"]
         return [str(shutil.which("unshare")), *_unshare_args(), *extra, *python]

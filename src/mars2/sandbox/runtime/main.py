@@ -21,7 +21,10 @@ from .zygote import zygote_main
 PRELOAD = "typing collections itertools functools math heapq bisect re string random copy operator"
 
 
-def worker_main() -> None:
+def worker_main(cpu: int | None = None) -> None:
+    if cpu is not None:  # before the zygote is forked: it and every candidate inherit it
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, {cpu})
     _no_dump()
     # `python -S` skips `site`, which defines exit() and quit(); programs do call them.
     builtins.exit = builtins.quit = sys.exit  # type: ignore[assignment]

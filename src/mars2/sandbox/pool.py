@@ -16,6 +16,7 @@ import shutil
 import stat
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -156,7 +157,7 @@ class _Worker:
         if self.cgroup is not None:
             self.cgroup.remove()
         if self.tmp is not None:
-            shutil.rmtree(self.tmp, onerror=_writable_and_retry)
+            _rmtree(self.tmp)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 if stream is not None:
@@ -196,7 +197,14 @@ def _writable_and_retry(function: Any, path: str, _exc: Any) -> None:
             return
         os.chmod(path, stat.S_IRWXU)
         if os.access(path, os.R_OK | os.W_OK | os.X_OK):
-            shutil.rmtree(path, onerror=_writable_and_retry)
+            _rmtree(path)
+
+
+def _rmtree(path: str) -> None:
+    if sys.version_info >= (3, 12):  # `onerror` is deprecated there
+        shutil.rmtree(path, onexc=_writable_and_retry)
+    else:
+        shutil.rmtree(path, onerror=_writable_and_retry)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -154,10 +154,10 @@ class SandboxConfig:
     feedback_chars: int = _f(1200, "Size limit of the refinement feedback text.")
     pin_cpus: bool = _f(
         True,
-        "Run each worker (judge, zygote, candidates) on a CPU of its own when there are at least "
-        "as many usable CPUs as workers: a run's processes hand work to each other in turn, so "
-        "one core spares cross-CPU wake-ups (~25% more exec/s on 2 cores). A speed setting, not "
-        "a limit (a candidate may change its own affinity).",
+        "Run each worker (judge, zygote, candidates) on a CPU of its own when `workers` equals the "
+        "number of usable CPUs: a run's processes hand work to each other in turn, so one core "
+        "spares cross-CPU wake-ups (~20% more exec/s on 2 cores). A speed setting, not a limit "
+        "(a candidate may change its own affinity).",
     )
     max_infra_rate: float = _f(
         0.05, "Fraction of `infra` verdicts (harness failures) past which the run stops."

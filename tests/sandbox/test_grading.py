@@ -251,33 +251,36 @@ def test_nonzero_exit_is_an_error(sandbox: Sandbox) -> None:
     assert result.tests[0].verdict == "error" and "status 3" in result.tests[0].detail
 
 
-def test_worker_cpus_pin_only_when_each_worker_gets_a_cpu_of_its_own(
+def test_worker_cpus_pin_only_with_one_worker_per_usable_cpu(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from mars2.sandbox import pool
 
     monkeypatch.setattr(pool.os, "sched_getaffinity", lambda _pid: {5, 2, 7})
-    config = dataclasses.replace(FAST, workers=2)
-    assert pool._worker_cpus(config) == [2, 5]
-    assert pool._worker_cpus(dataclasses.replace(config, workers=3)) == [2, 5, 7]
+    config = dataclasses.replace(FAST, workers=3)
+    assert pool._worker_cpus(config) == [2, 5, 7]
+    assert pool._worker_cpus(dataclasses.replace(config, workers=2)) == [None] * 2
     assert pool._worker_cpus(dataclasses.replace(config, workers=4)) == [None] * 4
-    assert pool._worker_cpus(dataclasses.replace(config, pin_cpus=False)) == [None, None]
+    assert pool._worker_cpus(dataclasses.replace(config, pin_cpus=False)) == [None] * 3
     assert pool._worker_cpus(dataclasses.replace(config, workers=1)) == [None]
 
 
 @pytest.mark.parametrize("pin", [True, False])
 def test_pinned_workers_run_their_candidates_on_their_own_cpu(pin: bool) -> None:
     cpus = sorted(os.sched_getaffinity(0))
-    if len(cpus) < 2:
-        pytest.skip("needs two usable CPUs")
+    if not 2 <= len(cpus) <= 8:
+        pytest.skip("needs 2-8 usable CPUs (one worker each)")
     probe = Problem("cpus", "", "functional", (TestCase([], None),), fn_name="f")
     code = "import os\ndef f():\n    return sorted(os.sched_getaffinity(0))\n"
-    config = dataclasses.replace(FAST, workers=2, pin_cpus=pin)
+    config = dataclasses.replace(FAST, workers=len(cpus), pin_cpus=pin)
     with Sandbox(config) as box:
+        assert [w.cpu for w in box._workers] == (cpus if pin else [None] * len(cpus))
         seen = set()
-        for _ in range(6):
-            for result in box.run_many([(code, probe, "all")] * 2):
-                test = result.tests[0]  # expected None: `wrong`, its detail the JSON returned
-                assert test.verdict == "wrong", test
-                seen.add(tuple(json.loads(test.detail)))
-    assert seen == ({(cpus[0],), (cpus[1],)} if pin else {tuple(cpus)})
+        for result in box.run_many([(code, probe, "all")] * 4 * len(cpus)):
+            test = result.tests[0]  # expected None: `wrong`, its detail the JSON returned
+            assert test.verdict == "wrong", test
+            seen.add(tuple(json.loads(test.detail)))
+    if pin:  # each candidate on its worker's one CPU
+        assert seen and seen <= {(cpu,) for cpu in cpus}
+    else:
+        assert seen == {tuple(cpus)}

@@ -177,12 +177,14 @@ class _Worker:
 
 
 def _worker_cpus(config: SandboxConfig) -> list[int | None]:
-    """The CPU of each worker: one of its own when `pin_cpus` and there are enough (a run's
-    processes hand work to each other in turn, and staying on one core spares cross-CPU
-    wake-ups); None (unpinned) otherwise."""
+    """The CPU of each worker: one of its own when `pin_cpus` and there is exactly one usable
+    CPU per worker (a run's processes hand work to each other in turn, and staying on one core
+    spares cross-CPU wake-ups); None (unpinned) otherwise. Only with exactly as many workers
+    as CPUs: sandboxes in other processes (Ray actors, say) cannot see which CPUs this one took,
+    and with fewer workers they would all pile onto the first CPUs."""
     usable = sorted(os.sched_getaffinity(0))
-    if config.pin_cpus and 1 < config.workers <= len(usable):
-        return list(usable[: config.workers])
+    if config.pin_cpus and 1 < config.workers == len(usable):
+        return list(usable)
     return [None] * config.workers
 
 

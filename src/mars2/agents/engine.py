@@ -167,6 +167,18 @@ def _fail(future: asyncio.Future[Completion], err: Exception) -> None:
         future.set_exception(err)
 
 
+async def _chat(
+    caller: Any, engine: Engine, messages: list[dict[str, str]], seed: int | None
+) -> Completion:
+    """Render `messages` with `caller`'s agent and tokenizer, seed an unseeded request from the
+    caller's seed and its request count, and generate on `engine`."""
+    prompt_ids = encode_chat(caller.tokenizer, messages, caller.agent.max_prompt_tokens)
+    if seed is None:
+        seed = request_seed(caller._seed, caller._n_requests)
+    caller._n_requests += 1
+    return await engine.submit(prompt_ids, seed)
+
+
 class ChatEngine(Engine):
     """An Engine that answers chat requests: renders them with the tokenizer's chat template and
     seeds unseeded requests from the policy's seed and the request's position. Subclasses set
@@ -180,8 +192,40 @@ class ChatEngine(Engine):
     async def generate(
         self, messages: list[dict[str, str]], *, seed: int | None = None
     ) -> Completion:
-        prompt_ids = encode_chat(self.tokenizer, messages, self.agent.max_prompt_tokens)
-        if seed is None:
-            seed = request_seed(self._seed, self._n_requests)
-        self._n_requests += 1
-        return await self.submit(prompt_ids, seed)
+        return await _chat(self, self, messages, seed)
+
+    @abstractmethod
+    def stats(self) -> dict[str, float]:
+        """Counters since creation (the Policy protocol's `stats`)."""
+
+
+class SharedEngineAgent:
+    """The Policy of an agent that generates on another agent's ChatEngine: agents of one
+    frozen model with the same sampling settings (a homogeneous search, say) fill one batch
+    together instead of running engines that compete for the same cores. Prompts, role and
+    request seeds stay the agent's own, so its completions are those it would get alone (up to
+    floating-point differences of batch composition). The engine's owner closes it."""
+
+    def __init__(self, agent: Any, engine: ChatEngine, *, seed: int = 0) -> None:
+        self.agent = agent
+        self.name = agent.name or agent.model
+        self.tokenizer = engine.tokenizer
+        self._engine = engine
+        self._seed = seed
+        self._n_requests = 0
+
+    async def generate(
+        self, messages: list[dict[str, str]], *, seed: int | None = None
+    ) -> Completion:
+        return await _chat(self, self._engine, messages, seed)
+
+    def stats(self) -> dict[str, float]:
+        """The shared engine's counters (both agents' work), with this agent's request count."""
+        return {**self._engine.stats(), "requests": float(self._n_requests)}
+
+    def sync_weights(self, state_dict: Any = None) -> None:
+        if state_dict is not None:
+            raise ValueError("an agent on a shared engine has frozen weights")
+
+    def close(self) -> None:
+        """Nothing to release: the engine belongs to the agent that created it."""

@@ -1,4 +1,4 @@
-"""Build one generation engine (Policy) per agent, sharing loaded weights where that is safe."""
+"""Build the agents' Policies, sharing loaded weights and engines where that is safe."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from mars2.agents import load_model, load_policy
 from mars2.agents.base import Policy
+from mars2.agents.engine import SharedEngineAgent
 from mars2.config import AgentConfig
 
 
@@ -17,20 +18,26 @@ def load_policies(
     models: Mapping[int, tuple[Any, Any]] | None = None,
 ) -> list[Policy]:
     """A Policy per agent. `models` gives (model, tokenizer) for agents that must use a specific
-    object (a learner's trainable model); the other `hf` agents of one base model share one frozen
-    copy of its weights."""
+    object (a learner's trainable model). The other `hf` agents of one base model share one
+    frozen copy of its weights, and those that also sample alike share one engine (one batch)."""
     models = dict(models or {})
     shared: dict[tuple[str, str, str], tuple[Any, Any]] = {}
-    policies = []
+    engines: dict[tuple[Any, ...], Any] = {}
+    policies: list[Policy] = []
     for i, agent in enumerate(agents):
-        if i in models:
-            model, tokenizer = models[i]
-        elif agent.backend == "hf":
-            key = (agent.model, agent.device, agent.dtype)
-            if key not in shared:
-                shared[key] = load_model(agent.model, device=agent.device, dtype=agent.dtype)
-            model, tokenizer = shared[key]
-        else:
-            model = tokenizer = None
-        policies.append(load_policy(agent, seed=seed + i, model=model, tokenizer=tokenizer))
+        if i in models or agent.backend != "hf":
+            model, tokenizer = models.get(i, (None, None))
+            policies.append(load_policy(agent, seed=seed + i, model=model, tokenizer=tokenizer))
+            continue
+        key = (agent.model, agent.device, agent.dtype)
+        sampling = (agent.temperature, agent.top_p, agent.max_new_tokens, agent.max_batch_size)
+        engine_key = (*key, *sampling)
+        if engine_key in engines:
+            policies.append(SharedEngineAgent(agent, engines[engine_key], seed=seed + i))
+            continue
+        if key not in shared:
+            shared[key] = load_model(agent.model, device=agent.device, dtype=agent.dtype)
+        model, tokenizer = shared[key]
+        engines[engine_key] = load_policy(agent, seed=seed + i, model=model, tokenizer=tokenizer)
+        policies.append(engines[engine_key])
     return policies

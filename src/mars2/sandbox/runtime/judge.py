@@ -92,14 +92,7 @@ class Judge:
             spawned = self._on_ctl()
             if spawned is not None:
                 cand = self.cand = _Cand(*spawned)
-                data = marshal.dumps(("code", self.code))
-                cand.rpc.settimeout(max(self.deadline - time.monotonic(), 0.001))
-                try:
-                    cand.rpc.sendall(struct.pack(">I", len(data)) + data)
-                except TimeoutError:
-                    raise _Timeout from None
-                except OSError:
-                    raise _Died(None) from None
+                self._send(cand, ("code", self.code))
                 return cand
 
     def _on_ctl(self) -> tuple[int, list[int]] | None:
@@ -186,20 +179,24 @@ class Judge:
             cand.frames.append(message if _check_plain(message) else ("garbage",))
 
     # -- calling into the candidate ------------------------------------------------------------
-    def call(self, name: str, args: Any, kwargs: Any) -> Any:
-        cand = self.cand
-        if cand is None:
-            raise _Died(None)
-        if not _check_plain((args, kwargs)):
-            raise TypeError("only plain data can be passed to the candidate's functions")
-        data = marshal.dumps(("call", name, tuple(args), dict(kwargs)))
+    def _send(self, cand: _Cand, message: Any) -> None:
+        """One framed marshal message to the candidate before the test's deadline."""
+        data = marshal.dumps(message)
         cand.rpc.settimeout(max(self.deadline - time.monotonic(), 0.001))
         try:
             cand.rpc.sendall(struct.pack(">I", len(data)) + data)
         except TimeoutError:
             raise _Timeout from None
         except OSError:
-            raise _Died(cand.status) from None
+            raise _Died(cand.status) from None  # None for a candidate not yet reported dead
+
+    def call(self, name: str, args: Any, kwargs: Any) -> Any:
+        cand = self.cand
+        if cand is None:
+            raise _Died(None)
+        if not _check_plain((args, kwargs)):
+            raise TypeError("only plain data can be passed to the candidate's functions")
+        self._send(cand, ("call", name, tuple(args), dict(kwargs)))
         reply = self.pump(cand, "reply")
         return self._unwrap(reply)
 

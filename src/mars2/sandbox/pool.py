@@ -12,11 +12,8 @@ import marshal
 import os
 import queue
 import select
-import shutil
-import stat
 import struct
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -30,6 +27,7 @@ from mars2.config import SandboxConfig
 from mars2.errors import InfraError, UserError
 from mars2.sandbox import compare
 from mars2.sandbox.isolation import Isolation, PidsCgroup, available_levels, worker_command
+from mars2.sandbox.runtime.zygote import remove_tree
 from mars2.types import ExecResult, Problem, TestCase, TestResult, TestSet
 
 log = logging.getLogger(__name__)
@@ -157,7 +155,7 @@ class _Worker:
         if self.cgroup is not None:
             self.cgroup.remove()
         if self.tmp is not None:
-            _rmtree(self.tmp)
+            remove_tree(self.tmp)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 if stream is not None:
@@ -186,27 +184,6 @@ def _worker_cpus(config: SandboxConfig) -> list[int | None]:
     if config.pin_cpus and 1 < config.workers == len(usable):
         return list(usable)
     return [None] * config.workers
-
-
-def _writable_and_retry(function: Any, path: str, _exc: Any) -> None:
-    """rmtree's error handler: a run may have left directories without write or search
-    permission (our uid owns them); open them up and retry."""
-    with contextlib.suppress(OSError):
-        parent = os.path.dirname(path)
-        os.chmod(parent, os.stat(parent).st_mode | stat.S_IRWXU)
-        if function is os.unlink or os.path.islink(path) or not os.path.isdir(path):
-            os.unlink(path)
-            return
-        os.chmod(path, stat.S_IRWXU)
-        if os.access(path, os.R_OK | os.W_OK | os.X_OK):
-            _rmtree(path)
-
-
-def _rmtree(path: str) -> None:
-    if sys.version_info >= (3, 12):  # `onerror` is deprecated there
-        shutil.rmtree(path, onexc=_writable_and_retry)
-    else:
-        shutil.rmtree(path, onerror=_writable_and_retry)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -120,9 +120,10 @@ def _others(me: int) -> list[int]:
     return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
 
 
-def _remove(path: str) -> None:
-    """Remove a file or a tree the run left, also one it made read-only: it has our uid, and
-    nothing of the run is alive any more to race with us."""
+def remove_tree(path: str) -> None:
+    """Remove a file or a tree a run left, also one it made read-only (its owner is our uid, or
+    we are root); call it once nothing of the run is alive to race with. The host uses it too,
+    for the directory of a worker it killed."""
     if not os.path.isdir(path) or os.path.islink(path):
         with contextlib.suppress(OSError):
             os.unlink(path)
@@ -151,10 +152,10 @@ def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
     try:
         os.rmdir(workdir)  # the common case: the run wrote nothing there
     except OSError:
-        _remove(workdir)
+        remove_tree(workdir)
     if hdr["own_tmp"]:
         for name in os.listdir("/tmp"):
-            _remove(os.path.join("/tmp", name))
+            remove_tree(os.path.join("/tmp", name))
 
 
 def _fresh_dir(base: str) -> str:

@@ -159,7 +159,7 @@ def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
 
 
 def _fresh_dir(base: str) -> str:
-    """A new private directory under a shared `base` (mkdir never follows or reuses a name)."""
+    """A new directory under `base`, when `run` is still taken (a run its cleanup missed)."""
     while True:
         path = os.path.join(base, f"mars2-run-{os.urandom(6).hex()}")
         try:
@@ -174,11 +174,11 @@ class _Run:
 
     def __init__(self, hdr: dict[str, Any]) -> None:
         self.hdr = hdr
-        try:  # a private /tmp is emptied after every run: the name is free
-            if not hdr["own_tmp"]:
-                raise FileExistsError
-            os.mkdir("/tmp/run", 0o700)
-            self.workdir = "/tmp/run"
+        # `tmp_base` is private to this worker (bubblewrap's /tmp, else the worker's own
+        # directory) and each run's directory goes after the run: the name is free.
+        self.workdir = os.path.join(hdr["tmp_base"], "run")
+        try:
+            os.mkdir(self.workdir, 0o700)
         except OSError:
             self.workdir = _fresh_dir(hdr["tmp_base"])
         if hdr.get("drop_uid") and os.geteuid() == 0:

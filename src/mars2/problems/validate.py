@@ -10,7 +10,7 @@ from mars2.problems.records import convert_records, read_jsonl
 from mars2.problems.schema import ProblemIssue
 from mars2.problems.sets import FORMATS, bundled_file, parse_spec
 from mars2.sandbox import Sandbox
-from mars2.types import ExecResult, Problem
+from mars2.types import ExecResult, Problem, TestSet
 
 
 def _converted(
@@ -55,14 +55,16 @@ def validate_file(
 
 def run_solutions(problems: list[Problem], config: SandboxConfig) -> list[tuple[str, str]]:
     """(problem id, what failed) for every reference solution that does not pass all its tests."""
-    with_solution = [p for p in problems if p.solution]
-    if not with_solution:
+    jobs: list[tuple[str, Problem, TestSet]] = [
+        (p.solution, p, "all") for p in problems if p.solution
+    ]
+    if not jobs:
         return []
     with Sandbox(config) as sandbox:
-        results = sandbox.run_many([(p.solution, p, "all") for p in with_solution])
+        results = sandbox.run_many(jobs)
     return [
         (p.id, _failure(p, result))
-        for p, result in zip(with_solution, results, strict=True)
+        for (_, p, _), result in zip(jobs, results, strict=True)
         if not result.passed
     ]
 

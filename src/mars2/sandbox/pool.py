@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 _MIN_INFRA = 3  # infra runs tolerated before the rate is judged
 _START_TIMEOUT_S = 30.0  # a worker's start-up: the interpreter, preloads, warm-up, the zygote
+_DEADLINE = "deadline"  # how a run ended that the host gave up waiting for (a hung worker)
 _counter = iter(range(1 << 62))
 
 
@@ -305,7 +306,7 @@ class Sandbox:
                 worker = self._replace(worker)
             reports, status = self._execute(worker, code, problem, tests)
             worker.sweep()
-            worker.broken = status in (RUN_DIED, "deadline") or not worker.alive()
+            worker.broken = status in (RUN_DIED, _DEADLINE) or not worker.alive()
             if worker.broken:
                 worker = self._replace(worker)
         except InfraError:
@@ -366,7 +367,7 @@ class Sandbox:
         while True:
             event = worker.next_event(deadline)
             if event is None:
-                return events, RUN_DIED if time.monotonic() < deadline else "deadline"
+                return events, RUN_DIED if time.monotonic() < deadline else _DEADLINE
             if isinstance(event, Done):
                 return events, event.status
             events.append(event)
@@ -430,9 +431,9 @@ class Sandbox:
 
 
 # How tests the worker never reported are judged, by how the run ended: the judge's `Done`
-# status, or "deadline" when the host gave up waiting (`Limits.run_deadline`).
+# status, or _DEADLINE when the host gave up waiting (`Limits.run_deadline`).
 _MISSING: dict[str, tuple[str, str]] = {
-    "deadline": ("timeout", "timed out (the run's deadline passed)"),
+    _DEADLINE: ("timeout", "timed out (the run's deadline passed)"),
     RUN_DIED: ("error", "the sandbox worker died during the run (killed by the candidate?)"),
     RUN_OK: ("infra", "the sandbox reported no result for this test"),
 }

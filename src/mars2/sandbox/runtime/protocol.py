@@ -30,21 +30,15 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Style = Literal["functional", "stdin", "assert"]
-SANDBOX_UID = (
-    65534  # `nobody`: the uid candidates run as (namespaces map it; rlimit as root drops to it)
-)
+SANDBOX_UID = 65534  # `nobody`: candidates' uid (namespaces map to it; rlimit as root drops to it)
 
 # -- timing ------------------------------------------------------------------------------------
 # Every slack on top of `timeout_s`, with why it is there. `Limits` turns them into deadlines.
-LOADS_PER_TEST = (
-    2  # a test may need a fresh candidate loaded (<= timeout_s) before it runs (<= timeout_s)
-)
+LOADS_PER_TEST = 2  # a test may need a fresh candidate loaded (<= timeout_s), then runs (<= it)
 TEST_OVERHEAD_S = 0.25  # per test, the judge's own work around it: spawn, kill, drain, report
 RUN_OVERHEAD_S = 1.0  # per run: reading its frames, the zygote's set-up, sweep and cleanup
 HOST_GRACE_S = 5.0  # the host's margin over that budget before it kills a worker as hung
-ALARM_LATE_S = (
-    0.05  # the judge's SIGALRM backstop fires after its select deadline, which wins normally
-)
+ALARM_LATE_S = 0.05  # SIGALRM is the judge's backstop: its select deadline normally ends a test
 ALARM_EARLY_S = 0.02  # SIGALRM may arrive a little before monotonic time says it is due: still ours
 CPU_LOADS = 1  # RLIMIT_CPU covers the candidate's tests plus loading its code once
 CPU_ROUNDING_S = 1  # RLIMIT_CPU is whole seconds: the int() rounds down, this rounds up

@@ -14,8 +14,8 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'mars2[ray]')")
 
+from mars2.cluster.proxies import LearnerHandle  # noqa: E402
 from mars2.config import Config, load_config  # noqa: E402
-from mars2.dist.proxies import LearnerHandle  # noqa: E402
 from mars2.errors import InfraError  # noqa: E402
 from mars2.train import checkpoint  # noqa: E402
 from mars2.train.loop import Trainer  # noqa: E402

@@ -1,4 +1,4 @@
-"""Pieces of mars2.dist that need no cluster: engine choice, config checks, Ray being optional."""
+"""Pieces of mars2.cluster that need no cluster: engine choice, config checks, Ray being optional."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from mars2.cluster.proxies import _least_loaded
 from mars2.config import DistConfig, load_config
-from mars2.dist.proxies import _least_loaded
 from mars2.errors import ConfigError, UserError
 from mars2.train.placement import make_placement
 
@@ -30,10 +30,14 @@ def test_dist_config_rejects_bad_values(field: str, value: float) -> None:
         DistConfig(**{field: value})  # type: ignore[arg-type]
 
 
-def test_import_mars2_dist_does_not_import_ray() -> None:
-    code = "import sys, mars2.dist, mars2.dist.placement; print('ray' in sys.modules)"
+def test_import_mars2_cluster_imports_neither_ray_nor_the_trainer() -> None:
+    """Ray stays optional, and the Trainer's placement imports this package, not the reverse."""
+    code = (
+        "import sys, mars2.cluster, mars2.cluster.placement; "
+        "print('ray' in sys.modules, 'mars2.train.placement' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.split() == ["False", "False"]
 
 
 def test_ray_backend_without_ray_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mars2.agents.base import Policy
+from mars2.cluster.actors import EngineActor, LearnerActor, SandboxActor
+from mars2.cluster.connection import connect, get, require_ray
+from mars2.cluster.proxies import EnginePool, LearnerHandle, SandboxPool
 from mars2.config import AgentConfig, Config
-from mars2.dist.actors import EngineActor, LearnerActor, SandboxActor
-from mars2.dist.cluster import connect, get, require_ray
-from mars2.dist.proxies import EnginePool, LearnerHandle, SandboxPool
 from mars2.errors import InfraError
-from mars2.train.placement import Executor, LearnerLike, _local_sandbox
+from mars2.sandbox import Sandbox
+
+if TYPE_CHECKING:  # the Trainer's seam, for annotations only: this package never imports train
+    from mars2.train.placement import Executor, LearnerLike
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +145,7 @@ class RayPlacement:
 
     def sandbox(self) -> AbstractContextManager[Executor]:
         if self.dist.sandbox_actors == 0:
-            return _local_sandbox(self.config.sandbox)
+            return Sandbox(self.config.sandbox)
         cls = self.ray.remote(SandboxActor).options(
             num_cpus=self.dist.cpus_per_actor,
             max_concurrency=self.config.sandbox.workers,

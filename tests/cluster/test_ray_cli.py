@@ -6,6 +6,7 @@ clear user error within seconds, not a wait of dist.timeout_s."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -24,7 +25,11 @@ COMMON = ["output.tensorboard=false", "train.steps=2", "train.checkpoint_every=1
 
 def train(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "mars2", "train", "--config", SMOKE, "--out", str(out)]
-    return subprocess.run([*cmd, *COMMON, *extra], capture_output=True, text=True, timeout=900)
+    # Ray's own knob: a loaded 2-core CI machine may take over a minute to start a raylet.
+    env = {**os.environ, "RAY_raylet_start_wait_time_s": "300"}
+    return subprocess.run(
+        [*cmd, *COMMON, *extra], capture_output=True, text=True, timeout=900, env=env
+    )
 
 
 def metrics(out: Path) -> list[dict[str, Any]]:
@@ -55,5 +60,6 @@ def test_smoke_cli_on_ray_equals_local_and_an_impossible_request_fails_fast(
     assert "Traceback" not in refused.stderr
     assert "dist.cpus_per_actor=64 x 4 actors" in refused.stderr
     assert "fix: dist.cpus_per_actor=auto" in refused.stderr
-    # Starting Ray and the interpreter take most of it; dist.timeout_s (600 s) is never waited.
-    assert elapsed < 120
+    # Starting Python and Ray take all of it (seconds, or minutes on a loaded machine); the
+    # placement check itself is immediate (tests/cluster/test_ray_train.py times it).
+    assert elapsed < 300

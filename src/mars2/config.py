@@ -356,8 +356,10 @@ class DistConfig:
         0,
         "Sandbox actors on CPU nodes, each a pool of `sandbox.workers` (0: sandbox in the driver).",
     )
-    cpus_per_actor: float = _f(
-        1.0, "Ray CPUs reserved by each learner, engine and sandbox actor (fractions allowed)."
+    cpus_per_actor: Literal["auto"] | float = _f(
+        "auto",
+        "Ray CPUs reserved by each learner, engine and sandbox actor (fractions allowed); `auto`: "
+        "the cluster's CPUs shared among the run's actors, at most 1 each.",
     )
     max_restarts: int = _f(
         3, "Times Ray restarts a dead engine or sandbox actor (a dead learner stops the run)."
@@ -367,7 +369,12 @@ class DistConfig:
     )
 
     def __post_init__(self) -> None:
-        _check(self.cpus_per_actor > 0, "cpus_per_actor", self.cpus_per_actor, "> 0")
+        _check(
+            self.cpus_per_actor == "auto" or self.cpus_per_actor > 0,
+            "cpus_per_actor",
+            self.cpus_per_actor,
+            "auto or > 0",
+        )
         _check(self.max_restarts >= 0, "max_restarts", self.max_restarts, ">= 0")
         _check(self.timeout_s > 0, "timeout_s", self.timeout_s, "> 0")
         _check(self.gpus_per_learner >= 0, "gpus_per_learner", self.gpus_per_learner, ">= 0")
@@ -435,8 +442,17 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
         args = typing.get_args(tp)
         if value is None and type(None) in args:
             return None
-        (inner,) = [a for a in args if a is not type(None)]
-        return _convert(inner, value, path)
+        *first, last = [a for a in args if a is not type(None)]
+        reasons = []
+        for inner in first:  # e.g. Literal["auto"] | float: the first type that takes the value
+            try:
+                return _convert(inner, value, path)
+            except ConfigError as err:
+                reasons.append(err.allowed)
+        try:
+            return _convert(last, value, path)
+        except ConfigError as err:
+            raise ConfigError(path, value, "; or ".join([*reasons, err.allowed])) from None
     if origin is tuple:
         (item, _) = typing.get_args(tp)
         if not isinstance(value, list | tuple):

@@ -10,13 +10,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mars2.dist.placement import RayPlacement
+    from mars2.cluster.placement import RayPlacement
 
-_EXPORTS = {"RayPlacement": "mars2.dist.placement"}
+_EXPORTS = {"RayPlacement": "mars2.cluster.placement"}
 __all__ = ["RayPlacement"]
 
 
 def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'mars2.dist' has no attribute {name!r}")
+    raise AttributeError(f"module 'mars2.cluster' has no attribute {name!r}")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from mars2.cluster import make_placement
 from mars2.cluster.proxies import _least_loaded
 from mars2.cluster.resources import check_fits, cpus_per_actor
 from mars2.config import Config, DistConfig, load_config
 from mars2.errors import ConfigError, UserError
-from mars2.train.placement import make_placement
 
 
 def test_least_loaded_prefers_idle_engines_then_round_robin() -> None:

@@ -17,6 +17,7 @@ import pytest
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'mars2[ray]')")
 from ray.util.placement_group import placement_group, remove_placement_group  # noqa: E402
 
+from mars2.cluster import make_placement  # noqa: E402
 from mars2.cluster.placement import RayPlacement  # noqa: E402
 from mars2.cluster.proxies import LearnerHandle  # noqa: E402
 from mars2.config import Config, load_config  # noqa: E402
@@ -64,7 +65,7 @@ def assert_same(want: list[dict[str, Any]], have: list[dict[str, Any]]) -> None:
 
 def fit(cfg: Config, run_dir: Path, **kwargs: Any) -> Trainer:
     run_dir.mkdir(parents=True, exist_ok=True)
-    trainer = Trainer(cfg, run_dir)
+    trainer = Trainer(cfg, run_dir, make_placement(cfg))
     if kwargs.get("resume"):
         path = checkpoint.latest(run_dir)
         assert path is not None

@@ -25,7 +25,7 @@ from mars2.rollout import Orchestrator, TreeResult
 from mars2.rollout.summary import summarize
 from mars2.train import checkpoint
 from mars2.train.logger import MetricsLogger
-from mars2.train.placement import Placement, make_placement
+from mars2.train.placement import LocalPlacement, Placement
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,12 @@ class Trainer:
         self.eval_problems = load_problems(config.data.eval, limit=config.data.eval_limit)
         if not self.problems:
             raise UserError(f"data.train {config.data.train!r} has no problems in that split")
-        self.placement = placement or make_placement(config)
+        if placement is None and config.dist.backend != "local":
+            raise UserError(
+                f"dist.backend={config.dist.backend}: pass the placement, "
+                "Trainer(config, run_dir, mars2.cluster.make_placement(config))"
+            )
+        self.placement = placement or LocalPlacement(config)
         self.learners = self.placement.learners
         self.policies = self.placement.policies
         self.stream = ProblemStream(self.problems, config.seed)
@@ -192,10 +197,10 @@ class Trainer:
             }
         )
         for agent_id, name in enumerate(self.names):
-            mine = [r for r in records if r.agent_id == agent_id]
-            metrics[f"train/reward/{name}"] = _mean([r.reward for r in mine])
+            written = [r for r in records if r.agent_id == agent_id]
+            metrics[f"train/reward/{name}"] = _mean([r.reward for r in written])
             metrics[f"train/share/{name}"] = summary["agents"][name]["share"]
-            metrics[f"train/truncated/{name}"] = _mean([float(r.truncated) for r in mine])
+            metrics[f"train/truncated/{name}"] = _mean([float(r.truncated) for r in written])
             if self.learners[agent_id] is not None:
                 got = sum(s.agent_id == agent_id for s in samples)
                 metrics[f"train/samples/{name}"] = got

@@ -4,7 +4,8 @@ The Trainer asks a `Placement` for each agent's learner (None for a frozen agent
 generation Policy, the sandbox, and to push a learner's new weights to its engines. The
 `LocalPlacement` keeps everything in this process (the `hf` engine generates with the learner's
 own model object); `mars2.cluster.RayPlacement` puts learners, engines and sandbox workers in Ray
-actors. `make_placement` picks one from `config.dist.backend`.
+actors; `mars2.cluster.make_placement` picks one from `config.dist.backend` (the cluster
+package sits above train: train never imports it).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any, Protocol
 
 from mars2.agents.base import Policy
 from mars2.config import Config
-from mars2.errors import UserError
 from mars2.sandbox import Sandbox
 from mars2.types import ExecResult, Problem, Sample
 
@@ -103,14 +103,3 @@ class LocalPlacement:
     def close(self) -> None:
         for policy in self.policies:
             policy.close()
-
-
-def make_placement(config: Config) -> Placement:
-    """The placement `config.dist.backend` asks for (`ray` needs the `ray` extra)."""
-    if config.dist.backend == "local":
-        return LocalPlacement(config)
-    if config.dist.backend == "ray":
-        from mars2.cluster import RayPlacement  # raises UserError when Ray is not installed
-
-        return RayPlacement(config)
-    raise UserError(f"dist.backend {config.dist.backend!r}: use local or ray")

@@ -101,7 +101,7 @@ def test_find_a_run_directory_latest_eval(tmp_path: Path) -> None:
     record.write(tmp_path / "run" / "evals" / "step_000000" / "eval.json", rec)
     latest = record.write(tmp_path / "run" / "evals" / "step_000016" / "eval.json", rec)
     assert record.find(tmp_path / "run") == latest
-    with pytest.raises(UserError, match="no eval.json"):
+    with pytest.raises(UserError, match=r"no eval\.json"):
         record.find(tmp_path)
 
 

@@ -67,12 +67,27 @@ def test_training_eval_equals_mars2_eval_and_agents_alone(tmp_path: Path) -> Non
     bad = mars2(tmp_path, "eval", str(run), "--agents", "nobody")
     assert bad.returncode == 2 and "coder, debugger" in bad.stderr
 
-    # The base evaluation is computed once, then read from the cache.
+    # The base evaluation is computed once, then read from the cache (the run's config.yaml
+    # says eval.cache: false, from the training command above).
     first = mars2(
-        tmp_path, "eval", str(run), "--base", "--out", str(tmp_path / "b1"), "eval.each_agent=false"
+        tmp_path,
+        "eval",
+        str(run),
+        "--base",
+        "--out",
+        str(tmp_path / "b1"),
+        "eval.each_agent=false",
+        "eval.cache=true",
     )
     second = mars2(
-        tmp_path, "eval", str(run), "--base", "--out", str(tmp_path / "b2"), "eval.each_agent=false"
+        tmp_path,
+        "eval",
+        str(run),
+        "--base",
+        "--out",
+        str(tmp_path / "b2"),
+        "eval.each_agent=false",
+        "eval.cache=true",
     )
     assert first.returncode == 0 and second.returncode == 0, second.stderr[-3000:]
     assert json.loads((tmp_path / "b1" / "metrics.json").read_text())["cached"] is False

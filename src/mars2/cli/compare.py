@@ -58,19 +58,19 @@ def run(args: argparse.Namespace) -> int:
     shared = next(iter(diffs.values())).n if diffs else 0
     table = Table(
         "metric",
-        "A [95% CI]",
-        "B [95% CI]",
+        "A",
+        "B",
         "B - A",
-        "95% CI (paired)",
-        "p (sign flip)",
+        "95% CI",
+        "p",
         title=f"A = {paths[0]}\nB = {paths[1]}\n{shared} shared problems",
+        caption="95% CI: paired bootstrap over problems; p: sign-flip permutation test",
     )
     for name, d in diffs.items():
-        a, b = first["metrics"][name], second["metrics"][name]
         table.add_row(
             name,
-            record.interval(a["value"], a["lo"], a["hi"]),
-            record.interval(b["value"], b["lo"], b["hi"]),
+            f"{first['metrics'][name]['value']:.3f}",
+            f"{second['metrics'][name]['value']:.3f}",
             f"{d.value:+.3f}",
             f"[{d.lo:+.3f}, {d.hi:+.3f}]",
             f"{d.p_value:.3f}",

@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "compare",
         help="Paired comparison of two evaluations (eval.json files or run directories).",
         description="B - A for each metric over the shared problems: mean difference, paired "
-        "bootstrap 95%% interval and sign-flip permutation p-value. Exit 2 when the two "
+        "bootstrap 95% interval and sign-flip permutation p-value. Exit 2 when the two "
         "evaluations' protocols differ (the message names the fields).",
     )
     parser.add_argument("a", metavar="A", help="eval.json, or a run directory (its latest eval).")

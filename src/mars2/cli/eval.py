@@ -21,7 +21,7 @@ console = Console()
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "eval",
-        help="Evaluate a run's checkpoint: Pass@1, Pass@1(MCTS), Pass@N with 95% intervals.",
+        help="Evaluate a run's checkpoint: Pass@1, Pass@1(MCTS), Pass@N with 95%% intervals.",
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="A `mars2 train` run directory.")
     parser.add_argument("--step", type=int, help="Checkpoint step (default: the latest).")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import logging
 import types
 import typing
 import warnings
@@ -20,6 +21,8 @@ from typing import Any, Literal
 import yaml
 
 from mars2.errors import ConfigError, UserError
+
+log = logging.getLogger(__name__)
 
 
 def _f(default: Any, doc: str) -> Any:
@@ -269,18 +272,60 @@ class LossConfig:
 
 @dataclass(frozen=True)
 class DataConfig:
-    """Which problems to train and evaluate on."""
+    """Which problems to train on (evaluation problems: the `eval` section)."""
 
     train: str = _f("bundled:basic", "Training problems: a set name (`bundled:basic`) or a file.")
     train_split: str | None = _f("train", "Keep only problems of this split (None: all).")
-    eval: str = _f("bundled:basic-test", "Evaluation problems: a set name or a JSONL file.")
-    eval_limit: int | None = _f(30, "Evaluate on the first K problems only (null: all).")
     limit: int | None = _f(None, "Use the first K training problems only.")
 
     def __post_init__(self) -> None:
-        for name in ("eval_limit", "limit"):
-            value = getattr(self, name)
-            _check(value is None or value >= 1, name, value, "must be >= 1 or null")
+        _check(self.limit is None or self.limit >= 1, "limit", self.limit, "must be >= 1 or null")
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """The evaluation protocol: what every evaluation (in training, `mars2 eval`, `mars2 search`)
+    measures and records in `eval.json` (docs/search.md). The agents' own `temperature` and
+    `max_new_tokens` and the sandbox's timeouts complete it."""
+
+    problems: str = _f("bundled:basic-test", "Evaluation problems: a set name or a JSONL file.")
+    limit: int | None = _f(30, "Evaluate on the first K problems only (null: all).")
+    samples: int = _f(
+        1,
+        "Trees per problem, each with its own seed. The first node of a tree is a fresh attempt, "
+        "so n samples give the unbiased pass@k for k <= n; Pass@1(MCTS) and Pass@N are averaged "
+        "over the n trees.",
+    )
+    algo: Literal["abmcts", "sampling", "refine", "best_first"] = _f(
+        "abmcts",
+        "Search algorithm of every evaluation, whatever `train.mode` (`mars2 search` uses "
+        "`search.algo`); the other search settings come from `search`.",
+    )
+    budget: int = _f(
+        4,
+        "Nodes per evaluation tree (>= 4 lets refinements happen; `mars2 search`: search.budget).",
+    )
+    every: int = _f(
+        0, "Evaluate every K training steps (0 = only at the end); always before step 1."
+    )
+    each_agent: bool = _f(
+        True,
+        "With several agents, also evaluate each agent alone (`mars2 eval`; in training at the "
+        "first and the last evaluation).",
+    )
+    bootstrap: int = _f(2000, "Bootstrap resamples for the 95% intervals (seeded).")
+    cache: bool = _f(
+        True,
+        "Reuse an earlier evaluation of the same weights, protocol, problems and seed "
+        "(~/.cache/mars2/evals), e.g. the base model's before step 1.",
+    )
+
+    def __post_init__(self) -> None:
+        _check(self.limit is None or self.limit >= 1, "limit", self.limit, "must be >= 1 or null")
+        _check(self.samples >= 1, "samples", self.samples, "must be >= 1")
+        _check(self.budget >= 1, "budget", self.budget, "must be >= 1")
+        _check(self.every >= 0, "every", self.every, "must be >= 0")
+        _check(self.bootstrap >= 100, "bootstrap", self.bootstrap, "must be >= 100")
 
 
 @dataclass(frozen=True)
@@ -314,8 +359,6 @@ class TrainConfig:
     max_rollout_rounds: int = _f(
         3, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."
     )
-    eval_budget: int = _f(2, "Nodes per tree during evaluation (Pass@1(MCTS), Pass@N).")
-    eval_every: int = _f(0, "Evaluate every K steps (0 = only at the end); always before step 1.")
     checkpoint_every: int = _f(4, "Checkpoint every K steps (0 = only at the end).")
 
     def __post_init__(self) -> None:
@@ -329,7 +372,6 @@ class TrainConfig:
             self.min_samples_per_agent,
             ">= 0",
         )
-        _check(self.eval_budget >= 1, "eval_budget", self.eval_budget, "must be >= 1")
         _check(self.lr > 0, "lr", self.lr, "must be > 0")
         _check(
             len(self.adam_betas) == 2 and all(0 <= b < 1 for b in self.adam_betas),
@@ -339,7 +381,6 @@ class TrainConfig:
         )
         _check(self.warmup_steps >= 0, "warmup_steps", self.warmup_steps, "must be >= 0")
         _check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")
-        _check(self.eval_every >= 0, "eval_every", self.eval_every, "must be >= 0")
         _check(self.checkpoint_every >= 0, "checkpoint_every", self.checkpoint_every, ">= 0")
 
 
@@ -409,6 +450,7 @@ class Config:
     loss: LossConfig = _f(LossConfig(), "Policy loss.")
     data: DataConfig = _f(DataConfig(), "Problems.")
     train: TrainConfig = _f(TrainConfig(), "Training loop.")
+    eval: EvalConfig = _f(EvalConfig(), "Evaluation protocol.")
     dist: DistConfig = _f(DistConfig(), "Distribution.")
     output: OutputConfig = _f(OutputConfig(), "Run directory and logging.")
 
@@ -558,6 +600,41 @@ def _set_dotted(data: dict[str, Any], cls: type, dotted: str, value: Any) -> Non
         path = f"{path}.{part}" if path else part
 
 
+# Fields that moved to another section: configs, run directories and overrides that use the old
+# name keep working (with a warning naming the new key).
+MOVED = {
+    "data.eval": "eval.problems",
+    "data.eval_limit": "eval.limit",
+    "train.eval_budget": "eval.budget",
+    "train.eval_every": "eval.every",
+}
+
+
+def _moved_key(key: str) -> str:
+    new = MOVED.get(key)
+    if new is None:
+        return key
+    log.warning("config key %s is now %s; please rename it", key, new)
+    return new
+
+
+def migrate(data: dict[str, Any], where: str = "config") -> dict[str, Any]:
+    """Move fields of MOVED from their old place to their new one in a plain config mapping
+    (in place; a value already at the new place wins)."""
+    for old, new in MOVED.items():
+        section, name = old.split(".")
+        block = data.get(section)
+        if not isinstance(block, dict) or name not in block:
+            continue
+        value = block.pop(name)
+        new_section, new_name = new.split(".")
+        target = data.setdefault(new_section, {})
+        if isinstance(target, dict):
+            target.setdefault(new_name, value)
+        log.warning("%s: %s is now %s; please rename it", where, old, new)
+    return data
+
+
 def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
     """Apply `key=value` strings to a plain config mapping (values parsed as YAML)."""
     for item in overrides:
@@ -566,7 +643,7 @@ def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
             raise UserError(
                 f"override {item!r} is not of the form key=value (e.g. search.budget=16)"
             )
-        _set_dotted(data, Config, key.strip(), _parse_value(text.strip()))
+        _set_dotted(data, Config, _moved_key(key.strip()), _parse_value(text.strip()))
     return data
 
 
@@ -590,7 +667,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     """The default config, updated by the YAML at `path`, then by dotted overrides."""
     data = to_dict(Config())
     if path is not None:
-        file_data = load_yaml(path)
+        file_data = migrate(load_yaml(path), str(path))
         try:
             build(Config, file_data)  # validate the file on its own, for errors that name it
         except ConfigError as err:

@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from mars2.config import dump_yaml, load_config
+from mars2.evaluation import record
+from mars2.evaluation.outcomes import ProblemOutcome
+from mars2.evaluation.protocol import protocol
 
 AGENTS = ("qwen-coder", "llama-coder")
 PROBLEMS = ("sum-evens", "two-sum", "fizzbuzz")
@@ -95,7 +98,7 @@ def make_search_run(run: Path, seed: int = 0, budget: int = 10) -> Path:
 def make_train_run(run: Path, seed: int = 0, steps: int = 6, mode: str = "mcts") -> Path:
     """A `mars2 train` run: config.yaml, metrics.jsonl, trees/step_XXXX.jsonl, metrics.json."""
     rng = random.Random(seed)
-    write_config(run, f"train.mode={mode}", f"train.steps={steps}", "train.eval_every=2")
+    write_config(run, f"train.mode={mode}", f"train.steps={steps}", "eval.every=2")
     rows = []
     for step in range(1, steps + 1):
         row: dict[str, Any] = {"step": step, "time_s": 10.0 * step}
@@ -118,6 +121,8 @@ def make_train_run(run: Path, seed: int = 0, steps: int = 6, mode: str = "mcts")
                 "eval/pass@1_mcts": 0.3 + 0.03 * step,
                 "eval/pass@n": 0.5 + 0.02 * step,
             }
+            row |= {f"{k}_lo": v - 0.1 for k, v in list(row.items()) if k.startswith("eval/")}
+            row |= {f"{k[:-3]}_hi": v + 0.2 for k, v in list(row.items()) if k.endswith("_lo")}
         rows.append(row)
         if step in (1, steps):
             write_jsonl(
@@ -125,4 +130,25 @@ def make_train_run(run: Path, seed: int = 0, steps: int = 6, mode: str = "mcts")
                 [n for i, p in enumerate(PROBLEMS) for n in make_tree(rng, f"s{step}-{i}", p, 8)],
             )
     write_jsonl(run / "metrics.jsonl", rows)
+    for step in (0, steps):
+        write_eval(run / "evals" / f"step_{step:06d}" / "eval.json", rng, 0.2 + 0.05 * step)
     return run
+
+
+def write_eval(file: Path, rng: random.Random, solve_rate: float, *overrides: str) -> Path:
+    """An eval.json of 20 problems x 2 trees, each tree solving with probability `solve_rate`."""
+    config = load_config(None, ["eval.samples=2", *overrides])
+    outcomes = []
+    for i in range(20):
+        passed = sum(rng.random() < solve_rate for _ in range(2))
+        outcomes.append(ProblemOutcome(f"p{i}", 2, 2, passed, passed, passed, 8, 1, 2 - passed, 1))
+    rec = record.build(
+        label=file.parent.name,
+        proto=protocol(config),
+        seed=1,
+        problems_checksum="sha256:fake",
+        members=[{"name": a, "model": "m", "checksum": "sha256:x"} for a in AGENTS],
+        outcomes=outcomes,
+        resamples=200,
+    )
+    return record.write(file, rec)

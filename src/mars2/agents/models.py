@@ -190,7 +190,7 @@ def load_model(
     folder = resolve_model(spec)
     device = pick_device(device)
     # a local folder loads in about a second: transformers' per-shard progress bar is noise
-    hf_logging.disable_progress_bar()
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=pick_dtype(dtype, device))
     model.to(device)  # type: ignore[arg-type]
     model.eval()  # type: ignore[no-untyped-call]

@@ -4,14 +4,15 @@ report Pass@1, Pass@1(MCTS) and Pass@N."""
 from __future__ import annotations
 
 import argparse
-import asyncio
+import contextlib
 import json
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from mars2.cli.common import add_common, load, run_dir
@@ -27,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_common(parser)
     parser.add_argument(
-        "--problems", metavar="NAME", help="Problem set or file (default data.eval)."
+        "--problems", metavar="NAME", help="Problem set or file (default eval.problems)."
     )
     parser.add_argument(
         "--agents",
@@ -49,13 +50,13 @@ ROLES = ("coder", "debugger")
 def _overrides(args: argparse.Namespace) -> list[str]:
     extra = []
     if args.problems:
-        extra.append(f"data.eval={args.problems}")
+        extra.append(f"eval.problems={args.problems}")
     if args.algo:
         extra.append(f"search.algo={args.algo}")
     if args.budget is not None:
         extra.append(f"search.budget={args.budget}")
     if args.limit is not None:
-        extra.append(f"data.eval_limit={args.limit}")
+        extra.append(f"eval.limit={args.limit}")
     if args.agents:
         models = [m.strip() for m in args.agents.split(",") if m.strip()]
         specs = [
@@ -69,59 +70,28 @@ def _overrides(args: argparse.Namespace) -> list[str]:
 def search(
     config: Config, out: Path, models: dict[int, tuple[Any, Any]] | None = None
 ) -> dict[str, Any]:
-    """Run the search over `data.eval` and write metrics.json and trees/search.jsonl.
-    `models` gives (model, tokenizer) for agents whose weights come from elsewhere (a checkpoint)."""
-    from mars2.problems import load_problems
-    from mars2.rollout import Orchestrator, TreeResult
-    from mars2.rollout.engines import load_policies
-    from mars2.rollout.summary import summarize
-    from mars2.sandbox import Sandbox
+    """Run the search (`search.algo`, `search.budget`) on `eval.problems` with all agents and
+    write eval.json, metrics.json and trees/search.jsonl. `models` gives (model, tokenizer) for
+    agents whose weights come from elsewhere (a checkpoint)."""
+    from mars2.evaluation.run import evaluate_teams, summary
 
-    problems = load_problems(config.data.eval, limit=config.data.eval_limit)
     names = [config.agent_name(i) for i in range(len(config.agents))]
-    policies = load_policies(config.agents, seed=config.seed, models=models)
-    (out / "trees").mkdir(exist_ok=True)
-    trees_file = open(out / "trees" / "search.jsonl", "w")  # noqa: SIM115 (closed below)
     started = time.perf_counter()
-    columns = (
-        TextColumn("[bold]search"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-    )
-    try:
-        with Sandbox(config.sandbox) as sandbox, Progress(*columns, console=console) as progress:
-            orchestrator = Orchestrator(
-                policies, config.agents, sandbox, config.search, reward=config.credit.reward
-            )
-            task = progress.add_task("trees", total=len(problems), rate="")
-
-            def on_tree(result: TreeResult) -> None:
-                for record in result.records:
-                    trees_file.write(json.dumps(record.to_json()) + "\n")
-                trees_file.flush()
-                elapsed = time.perf_counter() - started
-                stats = orchestrator.stats
-                progress.update(
-                    task,
-                    advance=1,
-                    rate=f"{stats.nodes / elapsed:.2f} nodes/s  {stats.tokens / elapsed:.0f} tok/s",
-                )
-
-            results = asyncio.run(orchestrator.run(problems, seed=config.seed, on_tree=on_tree))
-    finally:
-        trees_file.close()
-        for policy in policies:
-            policy.close()
+    with _progress() as on_tree:
+        (evaluation,) = evaluate_teams(
+            config,
+            [list(range(len(config.agents)))],
+            label="search",
+            models=models,
+            search=config.search,
+            on_tree=on_tree,
+        )
     wall = time.perf_counter() - started
-    stats = orchestrator.stats
-    summary = summarize(results, names)
-    summary.update(
+    evaluation.write(out / "eval.json", out / "trees" / "search.jsonl")
+    result = summary(evaluation, names)
+    stats = evaluation.stats
+    result.update(
         {
-            "algo": config.search.algo,
-            "budget": config.search.budget,
-            "problems": config.data.eval,
             "wall_s": wall,
             "tokens": stats.tokens,
             "tokens_per_s": stats.tokens / wall if wall else 0.0,
@@ -129,19 +99,62 @@ def search(
             "time/execute": stats.execute_s,
         }
     )
-    (out / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return summary
+    (out / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+@contextlib.contextmanager
+def _progress() -> Iterator[Callable[[Any], None]]:
+    """A progress bar of finished trees; yields the orchestrator's `on_tree` callback."""
+    columns = (
+        TextColumn("[bold]trees"),
+        BarColumn(),
+        TextColumn("{task.completed}"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+    )
+    started = time.perf_counter()
+    nodes = 0
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("trees", total=None, rate="")
+
+        def on_tree(result: Any) -> None:
+            nonlocal nodes
+            nodes += len(result.records)
+            elapsed = time.perf_counter() - started
+            progress.update(task, advance=1, rate=f"{nodes / elapsed:.2f} nodes/s")
+
+        yield on_tree
+
+
+def metric_rows(summary: dict[str, Any]) -> list[tuple[str, str]]:
+    """(metric, "value [lo, hi]") for each metric of a metrics.json with intervals."""
+    from mars2.evaluation.record import interval
+
+    rows = []
+    for key, value in summary.items():
+        if key.startswith("pass@") and not key.endswith(("_lo", "_hi")):
+            lo, hi = summary.get(f"{key}_lo"), summary.get(f"{key}_hi")
+            text = interval(value, lo, hi) if lo is not None and hi is not None else f"{value:.3f}"
+            rows.append((key, text))
+    return rows
 
 
 def print_summary(summary: dict[str, Any]) -> None:
-    table = Table(
-        "metric", "value", title=f"{summary['problems']} ({summary['n_problems']} problems)"
+    title = (
+        f"{summary['problems']} ({summary['n_problems']} problems x {summary.get('samples', 1)}, "
+        f"{summary.get('algo', '?')} budget {summary.get('budget', '?')})"
     )
-    for key in ("pass@1", "pass@1_mcts", "pass@n"):
-        table.add_row(key, f"{summary[key]:.3f}")
+    table = Table("metric", "value [95% CI]", title=title)
+    for key, text in metric_rows(summary):
+        table.add_row(key, text)
     table.add_row("nodes", str(summary["nodes"]))
-    table.add_row("tokens/s", f"{summary['tokens_per_s']:.1f}")
-    table.add_row("wall s", f"{summary['wall_s']:.1f}")
+    table.add_row("trees refined (depth >= 2)", f"{summary.get('refined_share', 0.0):.2f}")
+    if "tokens_per_s" in summary:
+        table.add_row("tokens/s", f"{summary['tokens_per_s']:.1f}")
+        table.add_row("wall s", f"{summary['wall_s']:.1f}")
+    if summary.get("cached"):
+        table.add_row("cached", "yes (eval.cache=false to recompute)")
     console.print(table)
     agents = Table("agent", "share", "mean score", "passes", "wins", title="agents")
     for name, stats in summary["agents"].items():

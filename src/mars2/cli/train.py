@@ -81,18 +81,41 @@ def run(args: argparse.Namespace) -> int:
             info = f"reward {metrics.get('train/reward/mean', 0):.3f}"
             if "eval/pass@1" in metrics:
                 info += f"  eval pass@1 {metrics['eval/pass@1']:.3f}"
-                console.print(
-                    f"step {metrics['step']}: eval pass@1 {metrics['eval/pass@1']:.3f}  "
-                    f"pass@1(mcts) {metrics['eval/pass@1_mcts']:.3f}  pass@n {metrics['eval/pass@n']:.3f}"
+                shown = "  ".join(
+                    f"{key} {_with_interval(metrics, f'eval/{key}')}"
+                    for key in ("pass@1", "pass@1_mcts", "pass@n")
                 )
+                console.print(f"step {metrics['step']}: eval {shown}")
             progress.update(task, completed=metrics["step"], info=info)
 
         last = trainer.fit(on_step)
-    table = Table("metric", "first", "last", title=f"done in {time.perf_counter() - started:.0f} s")
+    table = Table(
+        "metric",
+        "first [95% CI]",
+        "last [95% CI]",
+        title=f"done in {time.perf_counter() - started:.0f} s",
+    )
     for key in sorted(last):
+        if key.endswith(("_lo", "_hi")):
+            continue
         if key.startswith(("eval/", "train/reward/mean", "train/pass")):
-            before = first_eval.get(key)
-            table.add_row(key, "" if before is None else f"{before:.3f}", f"{last[key]:.3f}")
+            before = _with_interval(first_eval, key) if key in first_eval else ""
+            table.add_row(key, before, _with_interval(last, key))
     console.print(table)
+    console.print(
+        "paired comparison of the first and the last evaluation: "
+        f"mars2 compare {out / 'evals' / 'step_000000'} {out}"
+    )
     console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
     return 0
+
+
+def _with_interval(metrics: dict[str, Any], key: str) -> str:
+    """`0.250 [0.100, 0.400]` when the metrics carry `key_lo` / `key_hi`, else `0.250`."""
+    from mars2.evaluation.record import interval
+
+    value = metrics[key]
+    lo, hi = metrics.get(f"{key}_lo"), metrics.get(f"{key}_hi")
+    if lo is None or hi is None:
+        return f"{value:.3f}"
+    return interval(value, lo, hi)

@@ -48,7 +48,7 @@ def families(runs: Sequence[Run]) -> dict[str, list[str]]:
     for run in runs:
         for row in run.steps:
             for key in row:
-                if key in NOT_PLOTTED:
+                if key in NOT_PLOTTED or _is_bound(key, row):
                     continue
                 keys = found.setdefault(family(key), [])
                 if key not in keys:
@@ -135,10 +135,20 @@ def _plot(runs: Sequence[Run], name: str, keys: list[str], stacked: bool, dpi: i
                 if not xs:
                     continue
                 label = _label(key, name, run)
+                lows, highs = _series(run, f"{key}_lo")[1], _series(run, f"{key}_hi")[1]
+                if len(lows) == len(xs) == len(highs):  # the 95% interval as a band
+                    ax.fill_between(
+                        xs,
+                        lows,
+                        highs,
+                        alpha=0.15,
+                        color=RUN_COLORS[r % len(RUN_COLORS)] if several else f"C{k}",
+                        lw=0,
+                    )
                 ax.plot(
                     xs,
                     ys,
-                    color=RUN_COLORS[r % len(RUN_COLORS)] if several else None,
+                    color=RUN_COLORS[r % len(RUN_COLORS)] if several else f"C{k}",
                     ls=LINE_STYLES[k % len(LINE_STYLES)] if several else "-",
                     marker="o" if len(xs) < 12 else None,
                     ms=3,
@@ -153,6 +163,11 @@ def _plot(runs: Sequence[Run], name: str, keys: list[str], stacked: bool, dpi: i
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()
+
+
+def _is_bound(key: str, row: dict[str, float]) -> bool:
+    """`eval/pass@1_lo` and `_hi` are drawn as the band of `eval/pass@1`, not as curves."""
+    return key.endswith(("_lo", "_hi")) and key[:-3] in row
 
 
 def _label(key: str, name: str, run: Run) -> str:

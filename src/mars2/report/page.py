@@ -194,6 +194,30 @@ def _summary(run: Run) -> str:
     return f'<h3>{escape(run.name)}</h3><div class="cards">{"".join(parts)}</div>'
 
 
+def _evaluations(runs: Sequence[Run]) -> str:
+    parts = []
+    for run in runs:
+        rows = stats.eval_rows(run)
+        if not rows:
+            continue
+        columns: list[str] = []
+        for row in rows:
+            columns += [k for k in row if k not in columns]
+        parts.append(f"<h3>{escape(run.name)}</h3>" + table(columns, rows))
+    pairs = stats.pairings(runs)
+    if pairs:
+        parts.append(
+            "<h3>Paired comparisons</h3><p class=note>B - A per metric over the problems both "
+            "evaluated: paired-bootstrap 95% interval and sign-flip p-value "
+            "(<code>mars2 compare A B</code>).</p>"
+        )
+    for pair in pairs:
+        body = table(list(pair.rows[0]), pair.rows) if pair.rows else ""
+        note = f"<p class=note>{escape(pair.note)}</p>" if pair.note else ""
+        parts.append(f"<h4>{escape(pair.title)}</h4>{note}{body}")
+    return "".join(parts)
+
+
 def _agents(run: Run) -> str:
     out = f"<h3>{escape(run.name)}</h3>"
     rows = [a.row() for a in stats.agent_stats(run) if a.nodes or not run.trees]
@@ -232,6 +256,9 @@ def render_page(runs: Sequence[Run], charts: Sequence[Chart], max_trees: int = 2
     if len(runs) > 1:
         sections.append(_comparison(runs))
     sections.append(_section("summary", "Summary", "".join(_summary(r) for r in runs)))
+    evaluations = _evaluations(runs)
+    if evaluations:
+        sections.append(_section("evaluations", "Evaluations (95% intervals)", evaluations))
     if charts:
         grid = '<div class="charts">' + "".join(_img(c) for c in charts) + "</div>"
         sections.append(_section("curves", "Learning curves", grid))
@@ -244,6 +271,7 @@ def render_page(runs: Sequence[Run], charts: Sequence[Chart], max_trees: int = 2
         for a, t in (
             ("comparison", "Comparison"),
             ("summary", "Summary"),
+            ("evaluations", "Evaluations"),
             ("curves", "Curves"),
             ("agents", "Agents"),
             ("trees", "Trees"),

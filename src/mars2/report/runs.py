@@ -1,4 +1,5 @@
-"""Read a run directory (design.md §10): config.yaml, metrics.jsonl, metrics.json, trees/*.jsonl.
+"""Read a run directory (design.md §10): config.yaml, metrics.jsonl, metrics.json, trees/*.jsonl
+and its evaluations (eval.json, evals/step_*/eval.json).
 
 Everything a report shows comes from these files; a missing or corrupt one raises `UserError`
 naming the file (and the line, for JSONL).
@@ -17,6 +18,7 @@ from typing import Any
 from mars2.config import load_config, load_yaml, to_dict
 from mars2.credit.records import check_node_record
 from mars2.errors import UserError
+from mars2.evaluation import record as eval_record
 from mars2.types import NodeRecord
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,12 @@ class Run:
     steps: tuple[dict[str, float], ...]  # metrics.jsonl: numeric values per step
     summary: dict[str, Any] | None  # metrics.json
     trees: tuple[Tree, ...]
+    # (label, eval.json object): eval.json first, then evals/step_*/eval.json by step
+    evals: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+    def team_evals(self) -> list[tuple[str, dict[str, Any]]]:
+        """Evaluations of the whole team (not of one agent alone), oldest step first."""
+        return [(label, rec) for label, rec in self.evals if label.rsplit("/", 1)[-1] == "eval"]
 
     def agent_name(self, agent_id: int) -> str:
         if 0 <= agent_id < len(self.agent_names):
@@ -85,7 +93,8 @@ def load_run(path: str | Path, name: str | None = None) -> Run:
         root / "trees",
     )
     tree_files = sorted(trees_dir.glob("*.jsonl")) if trees_dir.is_dir() else []
-    if not (steps_file.is_file() or summary_file.is_file() or tree_files):
+    eval_files = sorted(root.glob("eval*.json")) + sorted(root.glob("evals/step_*/eval*.json"))
+    if not (steps_file.is_file() or summary_file.is_file() or tree_files or eval_files):
         raise UserError(
             f"{root}: nothing to report: no metrics.jsonl, metrics.json or trees/*.jsonl"
         )
@@ -97,6 +106,9 @@ def load_run(path: str | Path, name: str | None = None) -> Run:
         steps=tuple(read_steps(steps_file)) if steps_file.is_file() else (),
         summary=read_summary(summary_file) if summary_file.is_file() else None,
         trees=tuple(t for f in tree_files for t in read_trees(f)),
+        evals=tuple(
+            (str(f.relative_to(root).with_suffix("")), eval_record.read(f)) for f in eval_files
+        ),
     )
 
 

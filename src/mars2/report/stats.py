@@ -1,4 +1,6 @@
-"""Numbers a report shows: per-agent and per-tree statistics from the trees, and run comparisons."""
+"""Numbers a report shows: per-agent and per-tree statistics from the trees, evaluations with
+their 95% intervals, and run comparisons (paired over problems where two evaluations share a
+protocol)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
+from mars2.errors import UserError
+from mars2.evaluation import record as eval_record
 from mars2.report.runs import Run, Tree
 
 # Headline summary keys, shown first and in this order when present.
@@ -201,3 +205,70 @@ def _flatten(data: Any, prefix: str = "") -> dict[str, str]:
 
 def _mean(values: Sequence[float]) -> float:
     return fmean(values) if values else math.nan
+
+
+def eval_rows(run: Run) -> list[dict[str, Any]]:
+    """One row per evaluation of the run: its label, size, search and every metric as
+    `value [lo, hi]` (the bootstrap 95% interval over problems)."""
+    rows = []
+    for label, rec in run.evals:
+        proto = rec.get("protocol", {})
+        search = proto.get("search", {})
+        row: dict[str, Any] = {
+            "evaluation": label,
+            "team": ", ".join(str(m.get("name")) for m in rec.get("team", [])),
+            "problems": len(rec.get("per_problem", [])),
+            "samples": proto.get("samples"),
+            "search": f"{search.get('algo', '?')} x{search.get('budget', '?')}",
+        }
+        for name, m in rec.get("metrics", {}).items():
+            row[name] = eval_record.interval(m["value"], m["lo"], m["hi"])
+        rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A paired comparison B - A of two evaluations, or why there is none (`note`)."""
+
+    title: str
+    rows: list[dict[str, Any]]
+    note: str = ""
+
+
+def pairing(title: str, a: dict[str, Any], b: dict[str, Any]) -> Pairing:
+    """Rows of metric, A, B, B - A with its paired-bootstrap 95% interval and sign-flip p."""
+    try:
+        diffs = eval_record.compare(a, b)
+    except UserError as err:
+        return Pairing(title, [], str(err))
+    rows = [
+        {
+            "metric": name,
+            "A": a["metrics"][name]["value"],
+            "B": b["metrics"][name]["value"],
+            "B - A": d.value,
+            "95% CI": f"[{d.lo:+.3f}, {d.hi:+.3f}]",
+            "p": d.p_value,
+            "problems": d.n,
+        }
+        for name, d in diffs.items()
+    ]
+    return Pairing(title, rows)
+
+
+def pairings(runs: Sequence[Run]) -> list[Pairing]:
+    """Each run's first vs last team evaluation (before vs after training), and the first run's
+    latest team evaluation vs every other run's."""
+    out = []
+    for run in runs:
+        evals = run.team_evals()
+        if len(evals) >= 2:
+            (la, a), (lb, b) = evals[0], evals[-1]
+            out.append(pairing(f"{run.name}: A = {la}, B = {lb}", a, b))
+    latest = [(run, run.team_evals()[-1]) for run in runs if run.team_evals()]
+    if len(latest) >= 2:
+        (first, (la, a)) = latest[0]
+        for run, (lb, b) in latest[1:]:
+            out.append(pairing(f"A = {first.name} {la}, B = {run.name} {lb}", a, b))
+    return out

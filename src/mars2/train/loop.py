@@ -20,6 +20,8 @@ from typing import Any
 from mars2.config import Config, SearchConfig
 from mars2.credit import assign_credit, filter_groups
 from mars2.errors import UserError
+from mars2.evaluation.record import flat as flat_metrics
+from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
 from mars2.rollout import Orchestrator, TreeResult
 from mars2.rollout.summary import summarize
@@ -103,7 +105,7 @@ class Trainer:
         self.problems = load_problems(
             config.data.train, split=config.data.train_split, limit=config.data.limit
         )
-        self.eval_problems = load_problems(config.data.eval, limit=config.data.eval_limit)
+        self.evaluator = Evaluator(config)
         if not self.problems:
             raise UserError(f"data.train {config.data.train!r} has no problems in that split")
         if placement is None and config.dist.backend != "local":
@@ -117,14 +119,14 @@ class Trainer:
         self.stream = ProblemStream(self.problems, config.seed)
         self.step = 0
 
-    def _search_config(self, evaluation: bool) -> SearchConfig:
+    def _search_config(self) -> SearchConfig:
+        """The training rollout's search (`grpo`: n independent samples). Evaluations use
+        `evaluation.protocol.eval_search`, the same for both modes."""
         search = self.config.search
         if self.config.train.mode == "grpo":
             search = dataclasses.replace(
                 search, algo="sampling", budget=self.config.train.samples_per_problem
             )
-        if evaluation:
-            search = dataclasses.replace(search, budget=self.config.train.eval_budget)
         return search
 
     # ------------------------------------------------------------------ one step
@@ -237,14 +239,31 @@ class Trainer:
                     handle.write(json.dumps(record.to_json()) + "\n")
 
     def evaluate(
-        self, orchestrator: Orchestrator, loop: asyncio.AbstractEventLoop
+        self, sandbox: Any, loop: asyncio.AbstractEventLoop, *, each_agent: bool = False
     ) -> dict[str, float]:
-        """Pass@1, Pass@1(MCTS) and Pass@N on the fixed evaluation set (same seed every time)."""
-        results = loop.run_until_complete(
-            orchestrator.run(self.eval_problems, seed=self.config.seed + 999_983, prefix="eval/")
-        )
-        summary = summarize(results, self.names)
-        return {f"eval/{k}": summary[k] for k in ("pass@1", "pass@1_mcts", "pass@n")}
+        """The evaluation protocol (`eval.*`) on the current weights: `eval/pass@1`,
+        `eval/pass@1_lo`, `eval/pass@1_hi`, ... for the team and, with `each_agent` and several
+        agents, `eval/<agent>/...` for each agent alone. Writes evals/step_<N>/eval.json (and
+        eval-<agent>.json) with the trees beside them."""
+        folder = self.run_dir / "evals" / f"step_{self.step:06d}"
+        ids = list(range(len(self.names)))
+        teams = [("", ids)] + ([(n, [i]) for i, n in enumerate(self.names)] if each_agent else [])
+        out: dict[str, float] = {}
+        for name, members in teams:
+            evaluation = loop.run_until_complete(
+                self.evaluator.run(
+                    [self.policies[i] for i in members],
+                    [self.config.agents[i] for i in members],
+                    sandbox,
+                    label=folder.name,
+                )
+            )
+            suffix = f"-{name}" if name else ""
+            evaluation.write(folder / f"eval{suffix}.json", folder / f"trees{suffix}.jsonl")
+            out.update(flat_metrics(evaluation.record, f"eval/{name}/" if name else "eval/"))
+            if not name:
+                out["eval/refined_share"] = evaluation.record["trees"]["refined_share"]
+        return out
 
     # ------------------------------------------------------------------ checkpoints
 
@@ -281,10 +300,10 @@ class Trainer:
         last: dict[str, Any] = {}
         try:
             with self.placement.sandbox() as sandbox:
-                train_rollout = self._orchestrator(sandbox, evaluation=False)
-                eval_rollout = self._orchestrator(sandbox, evaluation=True)
+                train_rollout = self._orchestrator(sandbox)
+                each_agent = config.eval.each_agent and len(self.names) > 1
                 if self.step == 0:
-                    base = {"step": 0, **self.evaluate(eval_rollout, loop)}
+                    base = {"step": 0, **self.evaluate(sandbox, loop, each_agent=each_agent)}
                     logger.log(base)
                     last.update(base)
                     if on_step:
@@ -292,10 +311,13 @@ class Trainer:
                 while self.step < config.train.steps:
                     metrics = self.train_step(train_rollout, loop)
                     self.step += 1
-                    every = config.train.eval_every
-                    if self.step == config.train.steps or (every and self.step % every == 0):
+                    every = config.eval.every
+                    final = self.step == config.train.steps
+                    if final or (every and self.step % every == 0):
                         t0 = time.perf_counter()
-                        metrics.update(self.evaluate(eval_rollout, loop))
+                        metrics.update(
+                            self.evaluate(sandbox, loop, each_agent=each_agent and final)
+                        )
                         metrics["time/eval"] = time.perf_counter() - t0
                     logger.log(metrics)
                     last.update(metrics)
@@ -316,12 +338,12 @@ class Trainer:
             logger.close()
         return last
 
-    def _orchestrator(self, sandbox: Any, evaluation: bool) -> Orchestrator:
+    def _orchestrator(self, sandbox: Any) -> Orchestrator:
         return Orchestrator(
             self.policies,
             self.config.agents,
             sandbox,
-            self._search_config(evaluation),
+            self._search_config(),
             reward=self.config.credit.reward,
         )
 

@@ -1,0 +1,137 @@
+"""Per-problem outcomes of an evaluation's trees and the metrics over them (no torch).
+
+A problem is evaluated with `samples` trees. The first node of every tree is a fresh attempt (the
+search has nothing to refine yet), an unbiased sample of the agents at the generate prompt; with
+the `sampling` algorithm every node is one. Later fresh attempts of an adaptive search are not
+counted: whether the search asks for them depends on the earlier scores. From these attempts:
+pass@1 = c/n and the unbiased pass@k = 1 - C(n-c, k)/C(n, k) (design.md §8). Pass@1(MCTS) (the
+node with the best public score passes every test) and Pass@N (some node does) are averaged over
+the problem's trees. Each metric is a mean over problems with a bootstrap 95% interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from mars2.evaluation.stats import RESAMPLES, Estimate, bootstrap_mean
+from mars2.search.metrics import pass_at_k
+from mars2.types import NodeRecord
+
+
+@dataclass(frozen=True)
+class ProblemOutcome:
+    """What the trees of one problem achieved; `refined_trees`: trees with a node at depth >= 2,
+    `first_failed`: trees whose first attempt fails, `refined_after_fail`: those of them that
+    grew a refinement."""
+
+    problem_id: str
+    trees: int
+    attempts: int
+    attempts_passed: int
+    mcts_passed: int
+    any_passed: int
+    nodes: int
+    refined_trees: int
+    first_failed: int
+    refined_after_fail: int
+
+    def values(self, ks: Sequence[int]) -> dict[str, float]:
+        """This problem's value of each metric (pass@k for k in `ks`, Pass@1(MCTS), Pass@N)."""
+        out = {f"pass@{k}": pass_at_k(self.attempts, self.attempts_passed, k) for k in ks}
+        out["pass@1_mcts"] = self.mcts_passed / self.trees
+        out["pass@n"] = self.any_passed / self.trees
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ProblemOutcome:
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+
+
+def tree_outcome(records: Sequence[NodeRecord], all_fresh: bool) -> ProblemOutcome:
+    """One tree as a ProblemOutcome of one tree (`all_fresh`: every node is a fresh attempt)."""
+    if not records:
+        raise ValueError("an evaluation tree has no nodes")
+    nodes = sorted(records, key=lambda r: r.node_id)
+    attempts = [r for r in nodes if r.parent_id is None] if all_fresh else nodes[:1]
+    best = max(nodes, key=lambda r: (r.score, r.node_id))  # ties to the later node
+    refined = any(r.depth >= 2 for r in nodes)
+    first_failed = not nodes[0].passed
+    return ProblemOutcome(
+        problem_id=nodes[0].problem_id,
+        trees=1,
+        attempts=len(attempts),
+        attempts_passed=sum(r.passed for r in attempts),
+        mcts_passed=int(best.passed),
+        any_passed=int(any(r.passed for r in nodes)),
+        nodes=len(nodes),
+        refined_trees=int(refined),
+        first_failed=int(first_failed),
+        refined_after_fail=int(refined and first_failed),
+    )
+
+
+def problem_outcomes(
+    trees: Sequence[Sequence[NodeRecord]], all_fresh: bool = False
+) -> list[ProblemOutcome]:
+    """Sum the trees of each problem, problems in order of first appearance."""
+    merged: dict[str, ProblemOutcome] = {}
+    for records in trees:
+        one = tree_outcome(records, all_fresh)
+        old = merged.get(one.problem_id)
+        if old is None:
+            merged[one.problem_id] = one
+            continue
+        sums = {
+            name: getattr(old, name) + getattr(one, name)
+            for name in ProblemOutcome.__dataclass_fields__
+            if name != "problem_id"
+        }
+        merged[one.problem_id] = ProblemOutcome(problem_id=one.problem_id, **sums)
+    return list(merged.values())
+
+
+def pass_ks(outcomes: Sequence[ProblemOutcome]) -> list[int]:
+    """k of the pass@k reported: 1 and the powers of two up to the fewest attempts of a problem."""
+    fewest = min((o.attempts for o in outcomes), default=1)
+    ks, k = [1], 2
+    while k <= fewest:
+        ks.append(k)
+        k *= 2
+    return ks
+
+
+def metric_names(ks: Sequence[int]) -> list[str]:
+    return [f"pass@{k}" for k in ks] + ["pass@1_mcts", "pass@n"]
+
+
+def metrics(
+    outcomes: Sequence[ProblemOutcome], resamples: int = RESAMPLES, seed: int = 0
+) -> dict[str, Estimate]:
+    """Every metric as a mean over problems with its bootstrap 95% interval (one seeded resample
+    of the problems per metric, the same `seed` for each)."""
+    ks = pass_ks(outcomes)
+    per_problem = [o.values(ks) for o in outcomes]
+    return {
+        name: bootstrap_mean([v[name] for v in per_problem], resamples, seed)
+        for name in metric_names(ks)
+    }
+
+
+def tree_figures(outcomes: Sequence[ProblemOutcome]) -> dict[str, float]:
+    """How the evaluation trees grew: nodes per tree, share of trees with a refinement, and that
+    share among trees whose first attempt failed."""
+    trees = sum(o.trees for o in outcomes)
+    failed = sum(o.first_failed for o in outcomes)
+    return {
+        "trees": float(trees),
+        "mean_nodes": sum(o.nodes for o in outcomes) / trees if trees else 0.0,
+        "refined_share": sum(o.refined_trees for o in outcomes) / trees if trees else 0.0,
+        "refined_share_after_fail": (
+            sum(o.refined_after_fail for o in outcomes) / failed if failed else 0.0
+        ),
+    }

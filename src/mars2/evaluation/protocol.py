@@ -1,0 +1,114 @@
+"""The evaluation protocol as data: one rule for the search of every evaluation, its seed, the
+protocol fields that make two evaluations comparable, and checksums of the problem set.
+
+No torch. The protocol is what `mars2 compare` insists on being equal; the team (agents, their
+weights' checksums) is what an evaluation measures, so it is recorded beside the protocol.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from mars2.config import AgentConfig, Config, SearchConfig
+from mars2.types import Problem
+
+# Search settings that change what an evaluation measures (trees_in_flight only changes speed:
+# trees are seeded by position and told in ask order).
+SEARCH_FIELDS = (
+    "algo",
+    "budget",
+    "prior",
+    "agent_selection",
+    "min_share",
+    "parallel_expansions",
+    "virtual_score",
+    "width",
+)
+EVAL_SEED_OFFSET = 999_983  # evaluation trees never share seeds with training trees
+
+
+def eval_search(config: Config) -> SearchConfig:
+    """The search of every evaluation (in training and `mars2 eval`), whatever `train.mode`:
+    `eval.algo` with `eval.budget` nodes per tree, the other settings from `search`."""
+    return dataclasses.replace(config.search, algo=config.eval.algo, budget=config.eval.budget)
+
+
+def eval_seed(config: Config) -> int:
+    """The seed of an evaluation's trees (tree i of the run gets eval_seed + i)."""
+    return config.seed + EVAL_SEED_OFFSET
+
+
+def _one_or_all(values: Sequence[Any]) -> Any:
+    """One value when the agents agree, else the sorted distinct values."""
+    distinct = sorted(set(values))
+    return distinct[0] if len(distinct) == 1 else distinct
+
+
+def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, Any]:
+    """The fields two evaluations must share to be compared: problems, limit, samples per
+    problem, the search and its budget, sampling (temperature, top-p, token limits of the
+    agents) and the sandbox's limits. `search` defaults to `eval_search(config)`."""
+    search = search or eval_search(config)
+    agents = config.agents
+    box = config.sandbox
+    return {
+        "problems": config.eval.problems,
+        "limit": config.eval.limit,
+        "samples": config.eval.samples,
+        "search": {name: getattr(search, name) for name in SEARCH_FIELDS},
+        "temperature": _one_or_all([a.temperature for a in agents]),
+        "top_p": _one_or_all([a.top_p for a in agents]),
+        "max_new_tokens": _one_or_all([a.max_new_tokens for a in agents]),
+        "max_prompt_tokens": _one_or_all([a.max_prompt_tokens for a in agents]),
+        "timeouts": {"timeout_s": box.timeout_s, "cpu_s": box.cpu_s, "memory_mb": box.memory_mb},
+    }
+
+
+def team(agents: Sequence[AgentConfig], checksums: Sequence[str]) -> list[dict[str, Any]]:
+    """The evaluated agents: name, model, role and a checksum of the weights they generate with."""
+    return [
+        {
+            "name": agent.name or f"agent{i}",
+            "model": agent.model,
+            "role": agent.role,
+            "system_prompt": agent.system_prompt,
+            "checksum": checksum,
+        }
+        for i, (agent, checksum) in enumerate(zip(agents, checksums, strict=True))
+    ]
+
+
+def problems_checksum(problems: Sequence[Problem]) -> str:
+    """sha256 of the problems' canonical JSON (statement, tests, ...), in order."""
+    text = json.dumps([p.to_json() for p in problems], sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_key(
+    proto: dict[str, Any], seed: int, problems_sum: str, members: Sequence[dict[str, Any]]
+) -> str | None:
+    """The key of a cached evaluation, or None when a weight checksum is not a real one (a
+    remote or API model): such an evaluation is never reused."""
+    if not all(str(m["checksum"]).startswith("sha256:") for m in members):
+        return None
+    data = {"protocol": proto, "seed": seed, "problems": problems_sum, "team": list(members)}
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def differences(a: Any, b: Any, prefix: str = "") -> list[str]:
+    """Dotted names of the fields where two protocol mappings differ (a missing field differs)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for key in sorted(set(a) | set(b), key=str):
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if key not in a or key not in b:
+                out.append(name)
+            else:
+                out += differences(a[key], b[key], name)
+        return out
+    return [] if a == b else [prefix or "protocol"]

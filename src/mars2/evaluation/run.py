@@ -1,0 +1,210 @@
+"""Run an evaluation: grow `eval.samples` seeded trees per problem with the protocol's search,
+turn them into per-problem outcomes and an eval.json record, reusing a cached one when the
+weights, protocol, problems and seed match. The Trainer, `mars2 eval` and `mars2 search` all
+evaluate through `Evaluator`, so the same checkpoint and seed give the same figures everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mars2 import __version__
+from mars2.config import AgentConfig, Config, SearchConfig
+from mars2.evaluation import cache, record
+from mars2.evaluation.checksum import policy_checksum
+from mars2.evaluation.outcomes import problem_outcomes
+from mars2.evaluation.protocol import (
+    cache_key,
+    eval_search,
+    eval_seed,
+    problems_checksum,
+    protocol,
+    team,
+)
+from mars2.problems import load_problems
+from mars2.rollout.orchestrator import Orchestrator, RolloutStats, TreeResult
+from mars2.types import NodeRecord, Problem
+
+
+@dataclass
+class Evaluation:
+    """One finished evaluation: its eval.json object and node records (trees.jsonl lines)."""
+
+    record: dict[str, Any]
+    records: list[NodeRecord]
+    cached: bool
+    stats: RolloutStats = field(default_factory=RolloutStats)
+
+    def trees_jsonl(self) -> str:
+        return "".join(json.dumps(r.to_json()) + "\n" for r in self.records)
+
+    def write(self, eval_json: Path, trees_jsonl: Path | None = None) -> Path:
+        """Write the eval.json object (and the node records, when `trees_jsonl` is given)."""
+        if trees_jsonl is not None:
+            trees_jsonl.parent.mkdir(parents=True, exist_ok=True)
+            trees_jsonl.write_text(self.trees_jsonl())
+        return record.write(eval_json, self.record)
+
+
+class Evaluator:
+    """Evaluations of one config's protocol. `search` defaults to the evaluation search
+    (`eval.algo`, `eval.budget`); `mars2 search` passes `config.search`."""
+
+    def __init__(
+        self,
+        config: Config,
+        search: SearchConfig | None = None,
+        problems: Sequence[Problem] | None = None,
+    ) -> None:
+        self.config = config
+        self.search = search or eval_search(config)
+        if problems is None:
+            problems = load_problems(config.eval.problems, limit=config.eval.limit)
+        self.problems = list(problems)
+        self.protocol = protocol(config, self.search)
+        self.problems_checksum = problems_checksum(self.problems)
+        self.seed = eval_seed(config)
+
+    async def run(
+        self,
+        policies: Sequence[Any],
+        agents: Sequence[AgentConfig],
+        sandbox: Any,
+        *,
+        label: str,
+        on_tree: Callable[[TreeResult], None] | None = None,
+    ) -> Evaluation:
+        """Evaluate the team `agents` (generating with `policies`) on the protocol."""
+        members = team(
+            agents, [policy_checksum(p, a) for p, a in zip(policies, agents, strict=True)]
+        )
+        key = None
+        if self.config.eval.cache:
+            key = cache_key(
+                {**self.protocol, "mars2": __version__, "code": cache.code_fingerprint()},
+                self.seed,
+                self.problems_checksum,
+                members,
+            )
+        if key is not None and (hit := cache.load(key)) is not None:
+            saved, trees = hit
+            records = [NodeRecord.from_json(json.loads(line)) for line in trees.splitlines()]
+            return Evaluation({**saved, "label": label, "cached": True}, records, cached=True)
+        orchestrator = Orchestrator(
+            list(policies), list(agents), sandbox, self.search, reward=self.config.credit.reward
+        )
+        repeated = [p for _ in range(self.config.eval.samples) for p in self.problems]
+        results = await orchestrator.run(repeated, seed=self.seed, prefix="eval/", on_tree=on_tree)
+        outcomes = problem_outcomes(
+            [r.records for r in results], all_fresh=self.search.algo == "sampling"
+        )
+        built = record.build(
+            label=label,
+            proto=self.protocol,
+            seed=self.seed,
+            problems_checksum=self.problems_checksum,
+            members=members,
+            outcomes=outcomes,
+            resamples=self.config.eval.bootstrap,
+        )
+        evaluation = Evaluation(
+            built, [r for res in results for r in res.records], False, orchestrator.stats
+        )
+        if key is not None:
+            cache.store(key, built, evaluation.trees_jsonl())
+        return evaluation
+
+
+def agent_summary(records: Sequence[NodeRecord], names: Sequence[str]) -> dict[str, Any]:
+    """Per agent over the trees: nodes, share, mean score, passing nodes and wins (trees whose
+    Pass@1(MCTS) pick it wrote), the metrics.json layout of design.md §10."""
+    trees: dict[str, list[NodeRecord]] = {}
+    for r in records:
+        trees.setdefault(r.tree_id, []).append(r)
+    wins = [max(t, key=lambda r: (r.score, r.node_id)).agent_id for t in trees.values()]
+    out: dict[str, Any] = {}
+    for agent_id, name in enumerate(names):
+        mine = [r for r in records if r.agent_id == agent_id]
+        out[name] = {
+            "nodes": len(mine),
+            "share": len(mine) / len(records) if records else 0.0,
+            "mean_score": sum(r.score for r in mine) / len(mine) if mine else None,
+            "wins": wins.count(agent_id),
+            "passed": sum(r.passed for r in mine),
+        }
+    return out
+
+
+def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
+    """metrics.json of an evaluation: `pass@1`, `pass@1_mcts`, `pass@n` (and every other metric)
+    with `_lo` / `_hi` interval ends, tree shape and per-agent statistics."""
+    rec = evaluation.record
+    out: dict[str, Any] = {}
+    for name, m in rec["metrics"].items():
+        out[name], out[f"{name}_lo"], out[f"{name}_hi"] = m["value"], m["lo"], m["hi"]
+    proto = rec["protocol"]
+    depths: dict[str, int] = {}
+    for r in evaluation.records:
+        depths[r.tree_id] = max(depths.get(r.tree_id, 0), r.depth)
+    out.update(
+        {
+            "n_problems": len(rec["per_problem"]),
+            "samples": proto["samples"],
+            "algo": proto["search"]["algo"],
+            "budget": proto["search"]["budget"],
+            "problems": proto["problems"],
+            "nodes": len(evaluation.records),
+            "mean_nodes": rec["trees"]["mean_nodes"],
+            "mean_max_depth": sum(depths.values()) / len(depths) if depths else 0.0,
+            "refined_share": rec["trees"]["refined_share"],
+            "refined_share_after_fail": rec["trees"]["refined_share_after_fail"],
+            "cached": evaluation.cached,
+            "agents": agent_summary(evaluation.records, names),
+        }
+    )
+    return out
+
+
+def evaluate_teams(
+    config: Config,
+    teams: Sequence[Sequence[int]],
+    *,
+    label: str,
+    models: dict[int, tuple[Any, Any]] | None = None,
+    search: SearchConfig | None = None,
+    on_tree: Callable[[TreeResult], None] | None = None,
+) -> list[Evaluation]:
+    """Load the agents of `config` (`models` gives (model, tokenizer) for those whose weights
+    come from a checkpoint) and evaluate each team (a list of agent indices) in turn."""
+    import asyncio
+
+    from mars2.rollout.engines import load_policies
+    from mars2.sandbox import Sandbox
+
+    evaluator = Evaluator(config, search)
+    policies = load_policies(config.agents, seed=config.seed, models=models)
+    try:
+        with Sandbox(config.sandbox) as sandbox:
+
+            async def all_teams() -> list[Evaluation]:
+                done = []
+                for ids in teams:
+                    done.append(
+                        await evaluator.run(
+                            [policies[i] for i in ids],
+                            [config.agents[i] for i in ids],
+                            sandbox,
+                            label=label,
+                            on_tree=on_tree,
+                        )
+                    )
+                return done
+
+            return asyncio.run(all_teams())
+    finally:
+        for policy in policies:
+            policy.close()

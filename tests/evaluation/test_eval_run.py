@@ -1,0 +1,61 @@
+"""The Evaluator with scripted agents, the real sandbox and the real search: a default
+evaluation is a tree search that refines failed first attempts, and it is reproducible."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+
+from fakes import SUM_EVENS, ScriptedPolicy, refines_to_right
+from mars2.config import AgentConfig, load_config
+from mars2.evaluation.run import Evaluator
+from mars2.sandbox import Sandbox
+
+# The lead's default (one expansion in flight per tree); set here so the test does not depend
+# on the order in which the two changes land.
+DEFAULT = ["search.parallel_expansions=1", "eval.cache=false"]
+
+
+@pytest.fixture(scope="module")
+def sandbox():  # type: ignore[no-untyped-def]
+    config = load_config(None, ["sandbox.workers=2"])
+    with Sandbox(config.sandbox) as box:
+        yield box
+
+
+def evaluate(sandbox, *overrides: str):  # type: ignore[no-untyped-def]
+    config = load_config(None, [*DEFAULT, *overrides])
+    agent = AgentConfig(name="coder", model="scripted")
+    evaluator = Evaluator(dataclasses.replace(config, agents=(agent,)), problems=[SUM_EVENS])
+    policy = ScriptedPolicy(refines_to_right)
+    return asyncio.run(evaluator.run([policy], [agent], sandbox, label="t"))
+
+
+def test_default_evaluation_refines_failed_first_attempts(sandbox) -> None:  # type: ignore[no-untyped-def]
+    evaluation = evaluate(sandbox, "eval.samples=8")
+    rec = evaluation.record
+    assert rec["protocol"]["search"]["algo"] == "abmcts"
+    assert rec["protocol"]["search"]["budget"] >= 4
+    (problem,) = rec["per_problem"]
+    assert problem["trees"] == 8 and problem["first_failed"] == 8
+    # Trees whose first (wrong) attempt failed grew refinements at depth 2, which pass.
+    assert max(r.depth for r in evaluation.records) >= 2
+    assert problem["refined_after_fail"] >= 4
+    assert rec["metrics"]["pass@1"]["value"] == 0.0
+    assert rec["metrics"]["pass@n"]["value"] > 0.5
+    assert rec["metrics"]["pass@8"]["value"] == 0.0  # eight fresh attempts, none passes
+    assert rec["trees"]["refined_share_after_fail"] == problem["refined_after_fail"] / 8
+
+
+def test_sampling_evaluation_never_refines(sandbox) -> None:  # type: ignore[no-untyped-def]
+    rec = evaluate(sandbox, "eval.algo=sampling").record
+    assert rec["trees"]["refined_share"] == 0.0
+    assert rec["per_problem"][0]["attempts"] == rec["protocol"]["search"]["budget"]
+
+
+def test_same_seed_same_evaluation(sandbox) -> None:  # type: ignore[no-untyped-def]
+    first, second = evaluate(sandbox, "eval.samples=3"), evaluate(sandbox, "eval.samples=3")
+    assert first.record == second.record
+    assert [r.to_json() for r in first.records] == [r.to_json() for r in second.records]

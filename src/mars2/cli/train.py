@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     for key in sorted(last):
         if key.endswith(("_lo", "_hi")):
             continue
-        if key.startswith(("eval/", "train/reward/mean", "train/pass")):
+        if key.startswith(("eval/", "train/reward/mean", "train/pass", "train/public_only")):
             before = _with_interval(first_eval, key) if key in first_eval else ""
             table.add_row(key, before, _with_interval(last, key))
     console.print(table)

@@ -24,7 +24,8 @@ from mars2.types import NodeRecord
 class ProblemOutcome:
     """What the trees of one problem achieved; `refined_trees`: trees with a node at depth >= 2,
     `first_failed`: trees whose first attempt fails, `refined_after_fail`: those of them that
-    grew a refinement."""
+    grew a refinement, `public_only_pass`: nodes that pass every public test but fail a hidden
+    one (what gaming the public tests looks like)."""
 
     problem_id: str
     trees: int
@@ -36,6 +37,7 @@ class ProblemOutcome:
     refined_trees: int
     first_failed: int
     refined_after_fail: int
+    public_only_pass: int = 0
 
     def values(self, ks: Sequence[int]) -> dict[str, float]:
         """This problem's value of each metric (pass@k for k in `ks`, Pass@1(MCTS), Pass@N)."""
@@ -49,7 +51,8 @@ class ProblemOutcome:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ProblemOutcome:
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        fields = cls.__dataclass_fields__
+        return cls(**{name: data[name] for name in fields if name in data or name == "problem_id"})
 
 
 def tree_outcome(records: Sequence[NodeRecord], all_fresh: bool) -> ProblemOutcome:
@@ -72,6 +75,7 @@ def tree_outcome(records: Sequence[NodeRecord], all_fresh: bool) -> ProblemOutco
         refined_trees=int(refined),
         first_failed=int(first_failed),
         refined_after_fail=int(refined and first_failed),
+        public_only_pass=sum(r.public_only_pass for r in nodes),
     )
 
 
@@ -134,4 +138,5 @@ def tree_figures(outcomes: Sequence[ProblemOutcome]) -> dict[str, float]:
         "refined_share_after_fail": (
             sum(o.refined_after_fail for o in outcomes) / failed if failed else 0.0
         ),
+        "public_only_pass": float(sum(o.public_only_pass for o in outcomes)),
     }

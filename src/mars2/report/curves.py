@@ -25,6 +25,9 @@ TITLES = {
     "clip_frac": "Clipped fraction per agent",
     "tis_mean": "Mean TIS weight per agent",
     "tokens": "Tokens per agent",
+    "train/truncated": "Share of responses that hit max_new_tokens, per agent",
+    "train/samples": "Samples after filtering and refill, per agent",
+    "train/starved": "Agent got no sample this step (1)",
 }
 
 

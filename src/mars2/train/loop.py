@@ -263,6 +263,7 @@ class Trainer:
             out.update(flat_metrics(evaluation.record, f"eval/{name}/" if name else "eval/"))
             if not name:
                 out["eval/refined_share"] = evaluation.record["trees"]["refined_share"]
+                out["eval/public_only_pass"] = evaluation.record["trees"]["public_only_pass"]
         return out
 
     # ------------------------------------------------------------------ checkpoints

@@ -19,7 +19,18 @@ from mars2.errors import Mars2Error
 
 # Each name is a module mars2.cli.<name> with `register(subparsers)`, which adds its parser and
 # sets `func(args) -> int` as the parser default.
-COMMANDS = ("config", "doctor", "problems", "check", "search", "train", "eval", "credit", "report")
+COMMANDS = (
+    "config",
+    "doctor",
+    "problems",
+    "check",
+    "search",
+    "train",
+    "eval",
+    "export",
+    "credit",
+    "report",
+)
 
 err_console = Console(stderr=True)
 

@@ -36,6 +36,9 @@ def run(args: argparse.Namespace) -> int:
     if not (run_dir / "config.yaml").is_file():
         raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
     config = load_config(run_dir / "config.yaml")
+    names = [config.agent_name(i) for i in range(len(config.agents))]
+    if args.agent not in names:
+        raise UserError(f"--agent {args.agent!r}: the run's agents are {', '.join(names)}")
     path = checkpoint_path(run_dir, args.step)
     out = export(config, path, args.agent, Path(args.out), run_dir)
     console.print(f"[bold]mars2 export[/] {args.agent} of {path} -> {out}")

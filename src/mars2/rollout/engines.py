@@ -70,6 +70,7 @@ class AdapterView(torch.nn.Module):
         self.peft = peft_model
         self.adapter = adapter
         self.lock = lock
+        self.train(peft_model.training)  # an engine toggles modes only when this says training
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         with self.lock:

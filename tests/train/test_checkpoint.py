@@ -86,6 +86,8 @@ def test_save_then_resume_restores_weights_and_optimizer(tmp_path: Path, lora: i
         files = {p.name for p in (path / "agents" / name).iterdir()}
         if lora:
             assert {"adapter_model.safetensors", "adapter_config.json"} <= files
+            adapter = json.loads((path / "agents" / name / "adapter_config.json").read_text())
+            assert adapter["r"] == 4 and adapter["base_model_name_or_path"]
         else:
             assert {"model.safetensors", "config.json", "tokenizer_config.json"} <= files
     fresh = Trainer(config, tmp_path / "run", LocalPlacement(config))

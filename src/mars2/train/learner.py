@@ -41,6 +41,8 @@ def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default") -> 
         task_type="CAUSAL_LM",
     )
     if isinstance(model, PeftModel):
+        first = next(iter(model.peft_config.values()))
+        lora.base_model_name_or_path = first.base_model_name_or_path  # saved with the adapter
         model.add_adapter(adapter, lora)
         return model
     return get_peft_model(model, lora, adapter_name=adapter)

@@ -64,6 +64,13 @@ class AgentConfig:
     trainable: bool = _f(True, "Whether `mars2 train` updates this agent (False: frozen helper).")
     lora_rank: int = _f(0, "LoRA rank via peft; 0 trains all weights.")
     lora_alpha: int = _f(32, "LoRA alpha (scaling = alpha / rank).")
+    share_with: str | None = _f(
+        None,
+        "Name of another agent whose weights this one uses (homogeneous multi-role agents): one "
+        "model, one learner and one optimizer train on both agents' nodes; each keeps its own role "
+        "prompt and name. The two must agree on model, backend, device, dtype, trainable, LoRA "
+        "settings, temperature and max_new_tokens; the named agent may not share in turn.",
+    )
     base_url: str | None = _f(
         None, "Backend `openai`: the endpoint, e.g. http://localhost:8000/v1."
     )
@@ -360,6 +367,11 @@ class TrainConfig:
         3, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."
     )
     checkpoint_every: int = _f(4, "Checkpoint every K steps (0 = only at the end).")
+    keep_checkpoints: int = _f(
+        2,
+        "Checkpoints kept in `checkpoints/` (older ones are removed); only the newest keeps the "
+        "optimizer state that `--resume` needs, the others keep the weights.",
+    )
 
     def __post_init__(self) -> None:
         for name in ("steps", "problems_per_step", "samples_per_problem", "micro_batch_size"):
@@ -382,6 +394,7 @@ class TrainConfig:
         _check(self.warmup_steps >= 0, "warmup_steps", self.warmup_steps, "must be >= 0")
         _check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")
         _check(self.checkpoint_every >= 0, "checkpoint_every", self.checkpoint_every, ">= 0")
+        _check(self.keep_checkpoints >= 1, "keep_checkpoints", self.keep_checkpoints, ">= 1")
 
 
 @dataclass(frozen=True)
@@ -458,9 +471,66 @@ class Config:
         _check(len(self.agents) >= 1, "agents", list(self.agents), "needs at least one agent")
         share = self.search.min_share * len(self.agents)
         _check(share <= 1, "search.min_share", self.search.min_share, "times #agents must be <= 1")
+        _check_sharing(self)
 
     def agent_name(self, agent_id: int) -> str:
         return self.agents[agent_id].name or f"agent{agent_id}"
+
+    def weights_owner(self, agent_id: int) -> int:
+        """The agent whose weights agent `agent_id` uses: itself, or the one it `share_with`s."""
+        owner = self.agents[agent_id].share_with
+        if owner is None:
+            return agent_id
+        return [self.agent_name(i) for i in range(len(self.agents))].index(owner)
+
+
+# Settings that agents on one set of weights (`share_with`) must agree on.
+SHARED_SETTINGS = (
+    "model",
+    "backend",
+    "device",
+    "dtype",
+    "trainable",
+    "lora_rank",
+    "lora_alpha",
+    "temperature",
+    "max_new_tokens",
+)
+
+
+def _check_sharing(config: Config) -> None:
+    """`agents.N.share_with` names another agent that shares with nobody, with equal settings."""
+    names = [config.agent_name(i) for i in range(len(config.agents))]
+    for i, agent in enumerate(config.agents):
+        if agent.share_with is None:
+            continue
+        where = f"agents.{i}.share_with"
+        if agent.share_with == names[i]:
+            raise ConfigError(where, agent.share_with, "an agent cannot share with itself")
+        owners = [j for j, name in enumerate(names) if name == agent.share_with]
+        if not owners:
+            raise ConfigError(where, agent.share_with, f"no agent has that name; agents: {names}")
+        if len(owners) > 1:
+            raise ConfigError(where, agent.share_with, "several agents have that name")
+        owner = config.agents[owners[0]]
+        if owner.share_with is not None:
+            raise ConfigError(
+                where,
+                agent.share_with,
+                f"that agent shares with {owner.share_with!r} in turn; name {owner.share_with!r}",
+            )
+        for key in SHARED_SETTINGS:
+            if getattr(agent, key) != getattr(owner, key):
+                raise ConfigError(
+                    where,
+                    agent.share_with,
+                    f"agents on one set of weights need the same {key}: "
+                    f"{getattr(agent, key)!r} here, {getattr(owner, key)!r} there",
+                )
+        if config.dist.backend == "ray":
+            raise ConfigError(
+                where, agent.share_with, "not supported with dist.backend=ray yet; use local"
+            )
 
 
 # ---------------------------------------------------------------- loading and overrides

@@ -138,7 +138,7 @@ def test_lora_trains_only_adapters_and_checkpoints_them() -> None:
     assert trainable and all("lora_" in n for n in trainable)
     learner.update(samples())
     state = learner.state_dict()
-    assert state["model"] and all("lora_" in k for k in state["model"])
+    assert state["weights"] and all("lora_" in k for k in state["weights"])
 
 
 @pytest.mark.parametrize("name", ["grpo", "gspo"])

@@ -65,7 +65,7 @@ def test_smoke_run_writes_the_run_directory(tmp_path: Path) -> None:
     ):
         assert key in record
     assert list((out / "tensorboard").iterdir())
-    assert (out / "checkpoints" / "latest").read_text() == "step_000003.pt"
+    assert (out / "checkpoints" / "latest").read_text() == "step_000003"
 
 
 @pytest.mark.slow
@@ -80,12 +80,12 @@ def test_sigkill_then_resume_matches_uninterrupted(tmp_path: Path) -> None:
     pointer = killed / "checkpoints" / "latest"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:
-        if pointer.is_file() and pointer.read_text() == "step_000001.pt":
+        if pointer.is_file() and pointer.read_text() == "step_000001":
             break
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert pointer.read_text() in ("step_000001.pt", "step_000002.pt")
+    assert pointer.read_text() in ("step_000001", "step_000002")
     resumed = train(killed, resume=True)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     expected, got = metrics(reference), metrics(killed)

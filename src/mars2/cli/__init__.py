@@ -28,6 +28,7 @@ COMMANDS = (
     "train",
     "eval",
     "compare",
+    "export",
     "credit",
     "report",
 )

@@ -24,12 +24,14 @@ from mars2.rl import policy_loss, token_logprobs
 from mars2.types import Sample
 
 
-def make_trainable(model: Any, agent: AgentConfig) -> Any:
-    """Wrap `model` with LoRA adapters when `agent.lora_rank > 0`; otherwise train every weight."""
+def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default") -> Any:
+    """Wrap `model` with LoRA adapter `adapter` when `agent.lora_rank > 0`; otherwise train every
+    weight. A model that is already a peft model gets `adapter` added beside its others: several
+    agents then train their own adapters on one frozen base (see `Learner`)."""
     if agent.lora_rank == 0:
         model.requires_grad_(True)
         return model
-    from peft import LoraConfig, get_peft_model
+    from peft import LoraConfig, PeftModel, get_peft_model
 
     lora = LoraConfig(
         r=agent.lora_rank,
@@ -38,7 +40,12 @@ def make_trainable(model: Any, agent: AgentConfig) -> Any:
         lora_dropout=0.0,
         task_type="CAUSAL_LM",
     )
-    return get_peft_model(model, lora)
+    if isinstance(model, PeftModel):
+        first = next(iter(model.peft_config.values()))
+        lora.base_model_name_or_path = first.base_model_name_or_path  # saved with the adapter
+        model.add_adapter(adapter, lora)
+        return model
+    return get_peft_model(model, lora, adapter_name=adapter)
 
 
 def lr_factor(step: int, total: int, warmup: int, schedule: str) -> float:
@@ -73,7 +80,13 @@ def pad_batch(samples: Sequence[Sample], pad_id: int) -> tuple[torch.Tensor, ...
 
 
 class Learner:
-    """Trains one agent on the samples it wrote."""
+    """Trains one agent on the samples it wrote (or one set of weights on the samples of the
+    agents that share it, `agents.N.share_with`).
+
+    With LoRA, `adapter` names this learner's adapter: learners built on the same peft model
+    object each add their own adapter and optimizer over one frozen base, and an update
+    activates its adapter first (updates run between rollouts, never during one).
+    """
 
     def __init__(
         self,
@@ -85,8 +98,10 @@ class Learner:
         *,
         total_updates: int,
         seed: int = 0,
+        adapter: str = "default",
     ) -> None:
         self.agent = agent
+        self.adapter = adapter
         self.train_config = train
         self.loss_config = loss
         self.tokenizer = tokenizer
@@ -95,8 +110,9 @@ class Learner:
         self.ref = None
         if loss.kl_coef > 0 and agent.lora_rank == 0:
             self.ref = copy.deepcopy(model).eval().requires_grad_(False)
-        self.model = make_trainable(model, agent)
-        params = [p for p in self.model.parameters() if p.requires_grad]
+        self.model = make_trainable(model, agent, adapter)
+        self._activate()
+        params = self._own_parameters()
         beta1, beta2 = train.adam_betas
         self.optimizer = torch.optim.AdamW(
             params, lr=train.lr, betas=(beta1, beta2), weight_decay=train.weight_decay
@@ -106,6 +122,18 @@ class Learner:
             lambda s: lr_factor(s, total_updates, train.warmup_steps, train.schedule),
         )
         self.rng = random.Random(seed)
+
+    def _own_parameters(self) -> list[torch.nn.Parameter]:
+        """The weights this learner trains: all of them, or its own LoRA adapter's."""
+        if self.agent.lora_rank == 0:
+            return list(self.model.parameters())
+        tag = f".{self.adapter}."
+        return [p for n, p in self.model.named_parameters() if "lora_" in n and tag in n]
+
+    def _activate(self) -> None:
+        """Make this learner's adapter the active (and only trainable) one of its peft model."""
+        if self.agent.lora_rank > 0 and self.model.active_adapter != self.adapter:
+            self.model.set_adapter(self.adapter)
 
     @property
     def device(self) -> torch.device:
@@ -140,6 +168,7 @@ class Learner:
         """One training step on this agent's samples: `updates_per_step` optimizer steps."""
         if not samples:
             return {}
+        self._activate()
         samples = list(samples)
         self.rng.shuffle(samples)
         n_mini = min(self.train_config.updates_per_step, len(samples))
@@ -215,20 +244,60 @@ class Learner:
         """Full weights for an external engine (LoRA adapters merged into a copy of the base)."""
         if self.agent.lora_rank == 0:
             return {k: v.detach() for k, v in self.model.state_dict().items()}
-        merged = copy.deepcopy(self.model).merge_and_unload()
+        merged = copy.deepcopy(self.model).merge_and_unload(adapter_names=[self.adapter])
         return {k: v.detach() for k, v in merged.state_dict().items()}
 
+    def weights(self) -> dict[str, torch.Tensor]:
+        """The trained weights with the names their files use: the model's state dict (HF names)
+        or, with LoRA, this learner's adapter as peft saves it (`adapter_model.safetensors`)."""
+        if self.agent.lora_rank == 0:
+            return {k: v.detach() for k, v in self.model.state_dict().items()}
+        from peft import get_peft_model_state_dict
+
+        state = get_peft_model_state_dict(self.model, adapter_name=self.adapter)
+        return {k: v.detach() for k, v in state.items()}
+
     def state_dict(self) -> dict[str, Any]:
-        trainable = {k: v for k, v in self.model.state_dict().items() if "lora_" in k}
+        """Weights (`weights()`), the LoRA config (None for full fine-tuning), optimizer,
+        scheduler and the shuffling RNG: what a checkpoint stores of this learner."""
         return {
-            "model": trainable if self.agent.lora_rank > 0 else self.model.state_dict(),
+            "weights": self.weights(),
+            "lora": self.model.peft_config[self.adapter] if self.agent.lora_rank > 0 else None,
             "optimizer": self.optimizer.state_dict(),
             "scheduler": self.scheduler.state_dict(),
             "rng": self.rng.getstate(),
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
-        self.model.load_state_dict(state["model"], strict=self.agent.lora_rank == 0)
+        load_weights(
+            self.model, state["weights"], lora=self.agent.lora_rank > 0, adapter=self.adapter
+        )
         self.optimizer.load_state_dict(state["optimizer"])
         self.scheduler.load_state_dict(state["scheduler"])
         self.rng.setstate(state["rng"])
+
+
+def load_weights(
+    model: Any, weights: dict[str, torch.Tensor], *, lora: bool, adapter: str = "default"
+) -> None:
+    """Copy `weights` (as `Learner.weights` names them) into `model`.
+
+    Full weights may lack the tied copies that files store once (`lm_head.weight` of a model
+    with tied embeddings); any other missing or unknown name is an error.
+    """
+    if lora:
+        from peft import set_peft_model_state_dict
+
+        result = set_peft_model_state_dict(model, weights, adapter_name=adapter)
+        unexpected = [k for k in result.unexpected_keys if "lora_" in k]
+        if unexpected:
+            raise ValueError(f"adapter weights with unknown names: {unexpected[:5]}")
+        return
+    current = model.state_dict()
+    missing, unexpected = model.load_state_dict(weights, strict=False)
+    stored = {current[k].data_ptr() for k in weights if k in current}
+    untied = [k for k in missing if current[k].data_ptr() not in stored]
+    if untied or unexpected:
+        raise ValueError(
+            f"weights do not fit the model: missing {untied[:5]}, unknown {unexpected[:5]}"
+        )

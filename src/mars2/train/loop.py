@@ -27,7 +27,7 @@ from mars2.rollout import Orchestrator, TreeResult
 from mars2.rollout.summary import summarize
 from mars2.train import checkpoint
 from mars2.train.logger import MetricsLogger
-from mars2.train.placement import LocalPlacement, Placement
+from mars2.train.placement import LearnerLike, LocalPlacement, Placement
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -162,20 +162,9 @@ class Trainer:
             rounds += 1
         self._save_trees(results, step + 1)
 
-        # 3. update each trainable agent on the nodes it wrote, then push weights to its engine
-        t_learn = time.perf_counter()
-        sync_s = 0.0
-        for agent_id, learner in enumerate(self.learners):
-            if learner is None:
-                continue
-            mine = [s for s in samples if s.agent_id == agent_id]
-            stats = learner.update(mine)
-            t_sync = time.perf_counter()
-            self.placement.sync(agent_id)
-            sync_s += time.perf_counter() - t_sync
-            for key, value in stats.items():
-                metrics[f"{key}/{self.names[agent_id]}"] = value
-        learn_s = time.perf_counter() - t_learn - sync_s
+        # 3. update each set of trainable weights on the nodes its agents wrote, then push the
+        # weights to their engines
+        learn_s, sync_s = self._update(samples, metrics)
 
         # 4. log
         records = [r for result in results for r in result.records]
@@ -217,6 +206,37 @@ class Trainer:
                     )
         metrics["time/step"] = time.perf_counter() - started
         return metrics
+
+    def _update(self, samples: Sequence[Sample], metrics: dict[str, Any]) -> tuple[float, float]:
+        """Update each learner on its agents' samples (one agent's, or the union of those that
+        `share_with` one set of weights), sync their engines; return (learn, sync) seconds.
+        Learner figures go to `metrics` under every agent's name; for shared weights,
+        `samples/NAME` and `tokens/NAME` count the agent's own part of the batch."""
+        t_learn = time.perf_counter()
+        sync_s = 0.0
+        for learner, members in self._learner_groups():
+            mine = [s for s in samples if s.agent_id in members]
+            stats = learner.update(mine)
+            t_sync = time.perf_counter()
+            for agent_id in members:
+                self.placement.sync(agent_id)
+            sync_s += time.perf_counter() - t_sync
+            for agent_id in members:
+                own = [s for s in mine if s.agent_id == agent_id]
+                name = self.names[agent_id]
+                metrics.update({f"{key}/{name}": value for key, value in stats.items()})
+                if len(members) > 1 and stats:
+                    metrics[f"samples/{name}"] = float(len(own))
+                    metrics[f"tokens/{name}"] = float(sum(len(s.response_ids) for s in own))
+        return time.perf_counter() - t_learn - sync_s, sync_s
+
+    def _learner_groups(self) -> list[tuple[LearnerLike, list[int]]]:
+        """Each distinct learner with the agents it trains (several when they share weights)."""
+        groups: dict[int, tuple[LearnerLike, list[int]]] = {}
+        for agent_id, learner in enumerate(self.learners):
+            if learner is not None:
+                groups.setdefault(id(learner), (learner, []))[1].append(agent_id)
+        return list(groups.values())
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:
         """Every trainable agent has `min_samples_per_agent` samples (the refill's one rule)."""
@@ -269,19 +289,42 @@ class Trainer:
     # ------------------------------------------------------------------ checkpoints
 
     def state_dict(self) -> dict[str, Any]:
+        """What a checkpoint holds (see `mars2.train.checkpoint`): one learner state per set of
+        trained weights, under the name of the agent that owns them."""
+        from mars2.agents.models import resolve_model
+
+        learners = {}
+        for learner, members in self._learner_groups():
+            owner = self.config.weights_owner(members[0])
+            agent = self.config.agents[owner]
+            base = None if agent.lora_rank > 0 else str(resolve_model(agent.model))
+            learners[self.names[owner]] = {**learner.state_dict(), "base": base}
+        shares = {
+            self.names[i]: self.names[self.config.weights_owner(i)]
+            for i, agent in enumerate(self.config.agents)
+            if agent.share_with is not None
+        }
         return {
             "step": self.step,
             "cursor": self.stream.cursor,
-            "learners": [lr.state_dict() if lr else None for lr in self.learners],
+            "agents": list(self.names),
+            "shares": shares,
+            "learners": learners,
             "rng": checkpoint.rng_state(),
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
+        saved = state["learners"]
+        for learner, members in self._learner_groups():
+            name = self.names[self.config.weights_owner(members[0])]
+            if name not in saved:
+                raise UserError(
+                    f"the checkpoint has no weights for agent {name!r} (it has "
+                    f"{', '.join(saved) or 'none'}); was the run's config changed?"
+                )
+            learner.load_state_dict(saved[name])
         self.step = state["step"]
         self.stream.cursor = state["cursor"]
-        for learner, saved in zip(self.learners, state["learners"], strict=True):
-            if learner is not None:
-                learner.load_state_dict(saved)
         for agent_id, learner in enumerate(self.learners):
             if learner is not None:
                 self.placement.sync(agent_id)
@@ -324,7 +367,12 @@ class Trainer:
                     last.update(metrics)
                     every = config.train.checkpoint_every
                     if self.step == config.train.steps or (every and self.step % every == 0):
-                        checkpoint.save(self.run_dir, self.step, self.state_dict())
+                        checkpoint.save(
+                            self.run_dir,
+                            self.step,
+                            self.state_dict(),
+                            keep=config.train.keep_checkpoints,
+                        )
                     if on_step:
                         on_step(metrics)
         finally:

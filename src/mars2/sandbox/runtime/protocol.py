@@ -27,7 +27,7 @@ import socket
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 Style = Literal["functional", "stdin", "assert"]
 SANDBOX_UID = 65534  # `nobody`: candidates' uid (namespaces map to it; rlimit as root drops to it)
@@ -82,7 +82,7 @@ class Limits:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Limits:
-        return cls(**data)
+        return _build(cls, data)
 
 
 @dataclass(frozen=True)
@@ -97,16 +97,12 @@ class RunHeader:
     drop_uid: bool  # candidates switch to SANDBOX_UID (level rlimit, host user root)
     tmp_base: str  # private to the worker: each run's directory goes there
 
-    def for_zygote(self) -> RunHeader:
-        """What the zygote gets (it never holds anything of a problem but its style)."""
-        return dataclasses.replace(self, fn_name=None)
-
     def to_dict(self) -> dict[str, Any]:
         return {**_fields(self), "limits": self.limits.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunHeader:
-        return cls(**{**data, "limits": Limits.from_dict(data["limits"])})
+        return _build(cls, {**data, "limits": Limits.from_dict(data["limits"])})
 
 
 @dataclass(frozen=True)
@@ -246,15 +242,16 @@ def decode_event(line: bytes) -> Event | None:
     if kind is Done:
         return Done(str(data.get("status", RUN_OK)))
     if kind is TestReport and isinstance(data.get("i"), int):
-        return TestReport(
-            i=data["i"],
-            verdict=str(data.get("verdict", "infra")),
-            time=float(data.get("time", 0.0)),
-            detail=str(data.get("detail", "")),
-            value=data.get("value"),
-            stdout=str(data.get("stdout", "")),
-            load=bool(data.get("load", False)),
-        )
+        fields = {
+            "i": data["i"],
+            "verdict": str(data.get("verdict", "infra")),
+            "time": float(data.get("time", 0.0)),
+            "detail": str(data.get("detail", "")),
+            "value": data.get("value"),
+            "stdout": str(data.get("stdout", "")),
+            "load": bool(data.get("load", False)),
+        }
+        return _build(TestReport, fields)
     return None
 
 
@@ -262,7 +259,7 @@ def decode_event(line: bytes) -> Event | None:
 class Ctl:
     """The verbs of the judge-zygote socket: `b"verb"` or `b"verb args"`, one datagram each."""
 
-    RUN = b"run"  # judge: + RunHeader.for_zygote() as JSON; the zygote prepares the run
+    RUN = b"run"  # judge: + the RunHeader as JSON, without fn_name; the zygote prepares the run
     SPAWN = b"spawn"  # judge: + the number of tests; fds: the candidate's stdin (or none)
     END = b"end"  # judge: kill what the run left and wipe its files
     SPAWNED = b"spawned"  # zygote: + pid; fds: the candidate's rpc socket, stdout, stderr
@@ -287,7 +284,8 @@ def ctl_split(message: bytes) -> tuple[bytes, bytes]:
 
 
 def run_request(header: RunHeader) -> bytes:
-    return ctl_message(Ctl.RUN, json.dumps(header.for_zygote().to_dict()).encode())
+    """The run's header for the zygote, which never holds anything of a problem but its style."""
+    return ctl_message(Ctl.RUN, json.dumps({**header.to_dict(), "fn_name": None}).encode())
 
 
 def parse_run_request(rest: bytes) -> RunHeader:
@@ -368,10 +366,29 @@ def remove_tree(path: str) -> None:
         os.rmdir(path)
 
 
+# Conversions run several times per run (in the host, the judge and the zygote), so they go
+# through the instance's __dict__: `dataclasses.fields` / `asdict` and a frozen dataclass's
+# __init__ (one object.__setattr__ per field) cost several times as much.
 def _fields(obj: Any) -> dict[str, Any]:
-    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    return dict(obj.__dict__)
+
+
+_T = TypeVar("_T")
+
+
+def _build(cls: type[_T], data: dict[str, Any]) -> _T:
+    """An instance of the frozen dataclass `cls` with exactly the fields in `data` (else what
+    its __init__ says: a missing field takes its default, an unknown one is a TypeError)."""
+    if data.keys() != _NAMES[cls]:
+        return cls(**data)
+    obj = object.__new__(cls)
+    obj.__dict__.update(data)
+    return obj
 
 
 _DEFAULTS: dict[type, dict[str, Any]] = {
     kind: {f.name: f.default for f in dataclasses.fields(kind)} for kind in _EVENTS.values()
+}
+_NAMES: dict[type, set[str]] = {
+    kind: {f.name for f in dataclasses.fields(kind)} for kind in (Limits, RunHeader, TestReport)
 }

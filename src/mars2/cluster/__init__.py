@@ -1,4 +1,4 @@
-"""Scale-out on Ray: per-agent learner and rollout-engine actors, sandbox actors (design.md §9).
+"""Scale-out on Ray: per-agent learner and rollout-engine actors, sandbox actors (docs/distributed.md).
 
 `RayPlacement(config)` is what the Trainer uses when `dist.backend=ray`. Importing this package
 does not import Ray; building a placement does (and raises UserError when Ray is missing).

@@ -1,14 +1,11 @@
-"""`mars2 train` end to end on tiny-random: the smoke config, SIGKILL + --resume reproduces the
-uninterrupted run, and the run directory holds what design.md §10 promises."""
+"""`mars2 train` end to end on tiny-random: the smoke config writes the run directory that
+docs/training.md describes (SIGKILL + --resume: test_kill_resume.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -66,34 +63,6 @@ def test_smoke_run_writes_the_run_directory(tmp_path: Path) -> None:
         assert key in record
     assert list((out / "tensorboard").iterdir())
     assert (out / "checkpoints" / "latest").read_text() == "step_000003"
-
-
-@pytest.mark.slow
-def test_sigkill_then_resume_matches_uninterrupted(tmp_path: Path) -> None:
-    reference = tmp_path / "reference"
-    assert train(reference).returncode == 0
-    killed = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "mars2", "train", "--config", SMOKE, "--out", str(killed), *ARGS]
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    pointer = killed / "checkpoints" / "latest"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and proc.poll() is None:
-        if pointer.is_file() and pointer.read_text() == "step_000001":
-            break
-        time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert pointer.read_text() in ("step_000001", "step_000002")
-    resumed = train(killed, resume=True)
-    assert resumed.returncode == 0, resumed.stderr[-3000:]
-    expected, got = metrics(reference), metrics(killed)
-    assert [r["step"] for r in got] == [0, 1, 2, 3]
-    for want, have in zip(expected, got, strict=True):
-        assert want.keys() == have.keys()
-        for key in want:
-            assert have[key] == pytest.approx(want[key], rel=1e-4, abs=1e-6), (want["step"], key)
 
 
 def test_resume_of_a_non_run_directory_is_a_user_error(tmp_path: Path) -> None:

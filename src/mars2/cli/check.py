@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "problems",
         metavar="PROBLEMS",
-        help="Problems: a JSONL file (design.md §10) or a set name (docs/problems.md).",
+        help="Problems: a JSONL file or a set name (both in docs/problems.md).",
     )
     parser.add_argument(
         "solutions",

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "credit",
         help="Explain credit assignment: reward, shaped reward, path value, advantage per node.",
         description="Reads tree node records (trees/*.jsonl of a run) and prints, per node, the "
-        "raw reward, shaped reward, path value and advantage (design.md §6). Flags override the "
+        "raw reward, shaped reward, path value and advantage (docs/algorithms.md). Flags override the "
         "`credit.*` config fields (--config / credit.KEY=VALUE).",
     )
     parser.add_argument(

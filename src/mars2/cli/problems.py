@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     show = inner.add_parser("show", help="Print the problems of a set, or one of them.")
     show.add_argument("name", metavar="NAME[:ID]", help="A set (or file), optionally :ID.")
-    show.add_argument("--json", action="store_true", help="Print JSONL records (design.md §10).")
+    show.add_argument(
+        "--json", action="store_true", help="Print JSONL records (schema: docs/problems.md)."
+    )
     show.add_argument("--split", help="Only problems of this split.")
     show.add_argument("--limit", type=int, help="At most this many problems.")
     show.set_defaults(func=run_show)

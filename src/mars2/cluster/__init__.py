@@ -1,4 +1,4 @@
-"""Scale-out on Ray: per-agent learner and rollout-engine actors, sandbox actors (design.md §9).
+"""Scale-out on Ray: per-agent learner and rollout-engine actors, sandbox actors (docs/distributed.md).
 
 `make_placement(config)` builds what `config.dist.backend` asks for: the one-process
 `LocalPlacement` or a `RayPlacement` (learners, engines and sandbox workers in Ray actors).

@@ -15,6 +15,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "mars2"
 # Lower layers first. `mars2` itself is the public Python API, on top with the CLI.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths"),
+    ("registry",),  # built-in entries are dotted-path strings: it imports nothing it registers
     ("types", "config"),
     ("search", "sandbox", "credit"),
     ("problems",),  # `mars2 problems validate --run` grades reference solutions in the sandbox
@@ -23,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("evaluation",),
     ("train", "report"),
     ("cluster",),
+    ("api",),
     ("cli", "mars2"),
     ("__main__",),
 )

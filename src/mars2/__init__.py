@@ -1,3 +1,45 @@
-"""mars2: multi-agent tree search and reinforcement learning for code generation (MARS²)."""
+"""mars2: multi-agent tree search and reinforcement learning for code generation (MARS²).
+
+The public Python API (docs/api.md): `load_config`, `search`, `train`, `evaluate`, and the
+`register_*` functions of the extension registries. Importing mars2 is cheap: the API module
+(and torch behind it) loads on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from mars2.api import (
+        agents_for,
+        evaluate,
+        load_config,
+        register_algorithm,
+        register_backend,
+        register_problem_set,
+        register_reward,
+        search,
+        train,
+    )
+
+__all__ = [
+    "__version__",
+    "agents_for",
+    "evaluate",
+    "load_config",
+    "register_algorithm",
+    "register_backend",
+    "register_problem_set",
+    "register_reward",
+    "search",
+    "train",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__ and name != "__version__":
+        return getattr(importlib.import_module("mars2.api"), name)
+    raise AttributeError(f"module 'mars2' has no attribute {name!r}")

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import yaml
 
 from mars2.errors import ConfigError, UserError
+from mars2.registry import ALGORITHMS, BACKENDS, REWARDS, Registry
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,13 @@ def _check(ok: bool, name: str, value: object, allowed: str) -> None:
         raise ConfigError(name, value, allowed)
 
 
+def _check_name(registry: Registry[Any], name: str, value: str) -> None:
+    """A field naming a registry entry (mars2.registry): a known name or a dotted path."""
+    problem = registry.check(value)
+    if problem is not None:
+        raise ConfigError(name, value, problem)
+
+
 @dataclass(frozen=True)
 class AgentConfig:
     """One agent: a model, how it is served and sampled, its role prompt, and whether it trains."""
@@ -48,7 +56,7 @@ class AgentConfig:
         "A bundled model name (`smollm2-135m`, `gemma3-270m`, `tiny-random`, `tiny-random-base`), "
         "a local HF model directory or GGUF file, or (backend `openai`) the endpoint's model name.",
     )
-    backend: Literal["hf", "vllm", "openai"] = _f(
+    backend: str = _f(
         "hf", "Generation engine: `hf` (transformers), `vllm` (GPU, optional extra), `openai`."
     )
     role: str = _f("coder", "Role prompt: a name from the prompt table (mars2.agents.prompts).")
@@ -89,6 +97,7 @@ class AgentConfig:
     )
 
     def __post_init__(self) -> None:
+        _check_name(BACKENDS, "backend", self.backend)
         _check(self.temperature > 0, "temperature", self.temperature, "must be > 0")
         _check(0 < self.top_p <= 1, "top_p", self.top_p, "must be in (0, 1]")
         _check(self.max_new_tokens >= 1, "max_new_tokens", self.max_new_tokens, "must be >= 1")
@@ -105,7 +114,7 @@ class AgentConfig:
 class SearchConfig:
     """The tree search that grows one tree per problem (design.md §3)."""
 
-    algo: Literal["abmcts", "sampling", "refine", "best_first"] = _f(
+    algo: str = _f(
         "abmcts",
         "`abmcts` (multi-agent AB-MCTS-A), `sampling` (independent attempts, best-of-N), "
         "`refine` (one sequential refinement chain), `best_first`.",
@@ -142,6 +151,7 @@ class SearchConfig:
     )
 
     def __post_init__(self) -> None:
+        _check_name(ALGORITHMS, "algo", self.algo)
         _check(self.budget >= 1, "budget", self.budget, "must be >= 1")
         _check(0 <= self.min_share <= 1, "min_share", self.min_share, "must be in [0, 1]")
         _check(
@@ -204,7 +214,7 @@ class SandboxConfig:
 class CreditConfig:
     """Rewards to advantages over a finished tree (design.md §6)."""
 
-    reward: Literal["binary", "fraction"] = _f(
+    reward: str = _f(
         "fraction",
         "Raw training reward, always over all tests (public and hidden): `binary` (1 when every "
         "test passes; the paper's reward) or `fraction` (share of all tests passed). The search "
@@ -224,6 +234,7 @@ class CreditConfig:
     dynamic_filter: bool = _f(True, "Drop groups whose raw rewards are all equal.")
 
     def __post_init__(self) -> None:
+        _check_name(REWARDS, "reward", self.reward)
         _check(self.gamma >= 0, "gamma", self.gamma, "must be >= 0")
         _check(0 <= self.lam <= 1, "lam", self.lam, "must be in [0, 1]")
         _check(0 <= self.eta <= 1, "eta", self.eta, "must be in [0, 1]")
@@ -303,7 +314,7 @@ class EvalConfig:
         "so n samples give the unbiased pass@k for k <= n; Pass@1(MCTS) and Pass@N are averaged "
         "over the n trees.",
     )
-    algo: Literal["abmcts", "sampling", "refine", "best_first"] = _f(
+    algo: str = _f(
         "abmcts",
         "Search algorithm of every evaluation, whatever `train.mode` (`mars2 search` uses "
         "`search.algo`); the other search settings come from `search`.",
@@ -328,6 +339,7 @@ class EvalConfig:
     )
 
     def __post_init__(self) -> None:
+        _check_name(ALGORITHMS, "algo", self.algo)
         _check(self.limit is None or self.limit >= 1, "limit", self.limit, "must be >= 1 or null")
         _check(self.samples >= 1, "samples", self.samples, "must be >= 1")
         _check(self.budget >= 1, "budget", self.budget, "must be >= 1")

@@ -6,7 +6,7 @@ No behaviour beyond small derived properties and JSON round-trips; no torch.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, get_args
 
 TestStyle = Literal["functional", "stdin", "assert"]
@@ -17,19 +17,7 @@ VERDICTS: tuple[str, ...] = get_args(Verdict)
 
 TestSet = Literal["public", "private", "all"]
 
-RewardKind = Literal["binary", "fraction"]
-
-
-def training_reward(kind: RewardKind, passed: bool, pass_fraction: float) -> float:
-    """The raw training reward r of a candidate, always over ALL tests (public and hidden):
-    `binary` is 1.0 when it passes every test (the paper's reward), `fraction` the share of all
-    tests it passes. Never the public-test score alone: a refinement that hard-codes the expected
-    outputs shown in its feedback passes the public tests and must earn nothing for it."""
-    if kind == "binary":
-        return float(passed)
-    if kind == "fraction":
-        return float(pass_fraction)
-    raise ValueError(f"unknown reward kind {kind!r}; expected 'binary' or 'fraction'")
+RewardKind = str  # a name in mars2.registry.REWARDS: `binary`, `fraction` or a registered one
 
 
 @dataclass(frozen=True)
@@ -192,6 +180,13 @@ class NodeRecord:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    def with_reward(self, kind: RewardKind) -> NodeRecord:
+        """This record with its raw training reward set by the reward function `kind` (the one
+        reward rule, mars2.registry.REWARDS)."""
+        from mars2.registry import REWARDS
+
+        return replace(self, reward=float(REWARDS.get(kind)(self)))
+
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> NodeRecord:
         known = {f for f in cls.__dataclass_fields__}
@@ -210,3 +205,22 @@ class Sample:
     advantage: float
     reward: float = 0.0
     group: str = ""
+
+
+def binary_reward(record: NodeRecord) -> float:
+    """`binary`: 1.0 when the candidate passes every test, public and hidden (the paper's reward)."""
+    return float(record.passed)
+
+
+def fraction_reward(record: NodeRecord) -> float:
+    """`fraction`: the share of all tests, public and hidden, that the candidate passes. Never the
+    public score alone: a refinement that hard-codes the outputs its feedback showed passes the
+    public tests and must earn nothing for it."""
+    if record.pass_fraction is None:
+        from mars2.errors import UserError
+
+        raise UserError(
+            f"tree {record.tree_id!r} node {record.node_id}: no 'pass_fraction' (a record from "
+            "an older mars2, whose score counted public tests only); use the binary reward"
+        )
+    return float(record.pass_fraction)

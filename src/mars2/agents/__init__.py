@@ -10,13 +10,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mars2.agents.base import Policy, load_policy
+    from mars2.agents.backends import load_policy
+    from mars2.agents.base import Policy
     from mars2.agents.hf import HFPolicy
     from mars2.agents.models import load_model, load_tokenizer, resolve_model
 
 _EXPORTS = {
     "Policy": "mars2.agents.base",
-    "load_policy": "mars2.agents.base",
+    "load_policy": "mars2.agents.backends",
     "HFPolicy": "mars2.agents.hf",
     "load_model": "mars2.agents.models",
     "load_tokenizer": "mars2.agents.models",

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from mars2.errors import UserError
 
 if TYPE_CHECKING:
-    from mars2.config import AgentConfig
     from mars2.types import Completion
 
 Messages = list[dict[str, str]]
@@ -97,36 +96,3 @@ def _cut_last_user(tokenizer: Any, messages: Messages, n_tokens: int) -> Message
         )
     kept = "…" + tokenizer.decode(content_ids[n_tokens:], skip_special_tokens=True)
     return [*messages[:i], {**messages[i], "content": kept}, *messages[i + 1 :]]
-
-
-def load_policy(
-    agent: AgentConfig, *, seed: int = 0, model: Any = None, tokenizer: Any = None
-) -> Policy:
-    """Build the policy of `agent` on its backend.
-
-    `model`/`tokenizer` (hf backend only): reuse these objects instead of loading, e.g. the
-    trainer's learner model, so generation always sees the current weights.
-    """
-    if agent.backend == "hf":
-        from mars2.agents.hf import HFPolicy
-        from mars2.agents.models import load_model
-
-        if model is None:
-            model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
-        elif tokenizer is None:
-            raise UserError("load_policy: pass the tokenizer together with a shared model")
-        policy: Policy = HFPolicy(agent, model, tokenizer, seed=seed)
-        return policy
-    if model is not None:
-        raise UserError(f"backend {agent.backend!r} cannot share an in-process model object")
-    if agent.backend == "openai":
-        from mars2.agents.openai import OpenAIPolicy
-
-        policy = OpenAIPolicy(agent, seed=seed)
-        return policy
-    if agent.backend == "vllm":
-        from mars2.agents.vllm import VLLMPolicy
-
-        policy = VLLMPolicy(agent, seed=seed)
-        return policy
-    raise UserError(f"unknown backend {agent.backend!r}: use hf, vllm or openai")

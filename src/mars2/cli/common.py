@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
-from mars2.config import Config, dump_yaml, load_config
+from mars2.config import Config, load_config
 
 
 def add_common(parser: argparse.ArgumentParser, out: bool = True) -> None:
@@ -34,7 +33,6 @@ def load(args: argparse.Namespace) -> Config:
 
 def run_dir(config: Config, command: str) -> Path:
     """Create the run directory and write the resolved config into it."""
-    out = Path(config.output.out or f"runs/{command}-{time.strftime('%Y%m%d-%H%M%S')}")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(dump_yaml(config))
-    return out
+    from mars2.api import run_directory
+
+    return run_directory(config, command)

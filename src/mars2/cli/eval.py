@@ -4,16 +4,12 @@ evaluation protocol (`eval.*`): the team, and each agent alone when there are se
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from mars2.cli.search import print_summary
-from mars2.config import load_config
-from mars2.errors import UserError
 
 console = Console()
 
@@ -55,66 +51,28 @@ def _overrides(args: argparse.Namespace) -> list[str]:
     return overrides
 
 
-def _selected(names: list[str], wanted: str | None) -> list[int]:
-    if not wanted:
-        return list(range(len(names)))
-    ids = []
-    for name in (n.strip() for n in wanted.split(",") if n.strip()):
-        if name not in names:
-            raise UserError(
-                f"--agents {name}: no such agent in this run; agents: {', '.join(names)}"
-            )
-        ids.append(names.index(name))
-    return ids
-
-
 def run(args: argparse.Namespace) -> int:
-    from mars2.evaluation.run import evaluate_teams, summary
-    from mars2.train.restore import checkpoint_path, trained_models
+    from mars2.api import evaluate
 
-    run_dir = Path(args.run_dir)
-    if not (run_dir / "config.yaml").is_file():
-        raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
-    config = load_config(run_dir / "config.yaml", _overrides(args))
-    names = [config.agent_name(i) for i in range(len(config.agents))]
-    chosen = _selected(names, args.agents)
-    if args.base:
-        models, label = None, "base"
-    else:
-        path = checkpoint_path(run_dir, args.step)
-        models, label = trained_models(config, path), path.stem
-    # Only the chosen agents are loaded; checkpoint weights follow their agent's new index.
-    sub = dataclasses.replace(config, agents=tuple(config.agents[i] for i in chosen))
-    sub_models = (
-        None if models is None else {j: models[i] for j, i in enumerate(chosen) if i in models}
+    agents = None
+    if args.agents is not None:
+        agents = [n.strip() for n in args.agents.split(",") if n.strip()]
+    label = "base" if args.base else f"step {args.step}" if args.step else "latest checkpoint"
+    console.print(f"[bold]mars2 eval[/] {args.run_dir}: {label}")
+    result = evaluate(
+        args.run_dir,
+        step=args.step,
+        base=args.base,
+        agents=agents,
+        overrides=_overrides(args),
+        out=args.out,
     )
-    sub_names = [names[i] for i in chosen]
-    teams = [list(range(len(chosen)))]
-    if args.agents is None and len(chosen) > 1 and config.eval.each_agent:
-        teams += [[j] for j in range(len(chosen))]
-    suffix = "" if args.agents is None else "-" + "-".join(sub_names)
-    out = Path(args.out) if args.out else run_dir / f"eval-{label}{suffix}"
-    out.mkdir(parents=True, exist_ok=True)
-    console.print(
-        f"[bold]mars2 eval[/] {label} ({', '.join(sub_names)}) on {config.eval.problems} -> {out}"
-    )
-    evaluations = evaluate_teams(sub, teams, label=label, models=sub_models)
-    team_eval, alone = evaluations[0], evaluations[1:]
-    team_eval.write(out / "eval.json", out / "trees" / "search.jsonl")
-    result = summary(team_eval, sub_names)
-    if alone:
-        result["alone"] = {}
-        for j, evaluation in enumerate(alone):
-            name = sub_names[j]
-            evaluation.write(out / f"eval-{name}.json", out / f"trees-{name}.jsonl")
-            result["alone"][name] = {
-                k: v for k, v in summary(evaluation, [name]).items() if k.startswith("pass@")
-            }
-    (out / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
     print_summary(result)
-    if alone:
+    if "alone" in result:
         print_alone(result["alone"])
-    console.print(f"eval.json: {out / 'eval.json'} (pair two with `mars2 compare A B`)")
+    console.print(
+        f"eval.json: {Path(result['out']) / 'eval.json'} (pair two with `mars2 compare A B`)"
+    )
     return 0
 
 

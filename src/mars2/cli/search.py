@@ -8,15 +8,13 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from mars2.cli.common import add_common, load, run_dir
-from mars2.config import Config
+from mars2.cli.common import add_common, load
 
 console = Console()
 
@@ -44,9 +42,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(func=run)
 
 
-ROLES = ("coder", "debugger")
-
-
 def _overrides(args: argparse.Namespace) -> list[str]:
     extra = []
     if args.problems:
@@ -57,50 +52,13 @@ def _overrides(args: argparse.Namespace) -> list[str]:
         extra.append(f"search.budget={args.budget}")
     if args.limit is not None:
         extra.append(f"eval.limit={args.limit}")
-    if args.agents:
+    if args.agents:  # before the user's overrides, so `agents.0.max_batch_size=32` applies
+        from mars2.api import agents_for
+        from mars2.config import to_dict
+
         models = [m.strip() for m in args.agents.split(",") if m.strip()]
-        specs = [
-            f"{{name: {m}-{i}, model: '{m}', role: {ROLES[i % len(ROLES)]}, trainable: false}}"
-            for i, m in enumerate(models)
-        ]
-        extra.append(f"agents=[{', '.join(specs)}]")
+        extra.append(f"agents={json.dumps(to_dict(agents_for(models, trainable=False)))}")
     return extra
-
-
-def search(
-    config: Config, out: Path, models: dict[int, tuple[Any, Any]] | None = None
-) -> dict[str, Any]:
-    """Run the search (`search.algo`, `search.budget`) on `eval.problems` with all agents and
-    write eval.json, metrics.json and trees/search.jsonl. `models` gives (model, tokenizer) for
-    agents whose weights come from elsewhere (a checkpoint)."""
-    from mars2.evaluation.run import evaluate_teams, summary
-
-    names = [config.agent_name(i) for i in range(len(config.agents))]
-    started = time.perf_counter()
-    with _progress() as on_tree:
-        (evaluation,) = evaluate_teams(
-            config,
-            [list(range(len(config.agents)))],
-            label="search",
-            models=models,
-            search=config.search,
-            on_tree=on_tree,
-        )
-    wall = time.perf_counter() - started
-    evaluation.write(out / "eval.json", out / "trees" / "search.jsonl")
-    result = summary(evaluation, names)
-    stats = evaluation.stats
-    result.update(
-        {
-            "wall_s": wall,
-            "tokens": stats.tokens,
-            "tokens_per_s": stats.tokens / wall if wall else 0.0,
-            "time/generate": stats.generate_s,
-            "time/execute": stats.execute_s,
-        }
-    )
-    (out / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
-    return result
 
 
 @contextlib.contextmanager
@@ -170,10 +128,13 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mars2.api import run_directory, search
+
     args.overrides = [*_overrides(args), *(args.overrides or [])]
     config = load(args)
-    out = run_dir(config, "search")
-    summary = search(config, out)
+    out = run_directory(config, "search")
+    with _progress() as on_tree:
+        summary = search(config=config, out=out, on_tree=on_tree)
     print_summary(summary)
     console.print(f"run directory: {out}")
     return 0

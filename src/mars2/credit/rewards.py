@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from mars2.errors import UserError
-from mars2.types import NodeRecord, RewardKind, training_reward
+from mars2.types import NodeRecord, RewardKind
 
 
 def raw_reward(record: NodeRecord, kind: RewardKind) -> float:
-    """r_i of a recorded node (`mars2.types.training_reward`: over all tests, public and hidden).
-    `fraction` needs the record's `pass_fraction`, which records written before it existed lack."""
-    if kind == "fraction" and record.pass_fraction is None:
-        raise UserError(
-            f"tree {record.tree_id!r} node {record.node_id}: no 'pass_fraction' (a record from "
-            "an older mars2, whose score counted public tests only); use --reward binary"
-        )
-    return training_reward(kind, record.passed, record.pass_fraction or 0.0)
+    """r_i of a recorded node: the reward function `kind` (`binary`, `fraction`: over all tests,
+    public and hidden; or a registered one) applied to the record."""
+    return record.with_reward(kind).reward
 
 
 def overlong_penalty(length: int, max_len: int, buffer: int, factor: float) -> float:

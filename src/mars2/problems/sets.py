@@ -19,6 +19,7 @@ from pathlib import Path
 from mars2.errors import UserError
 from mars2.problems import humaneval, livecodebench, mbpp
 from mars2.problems.records import Converter, convert_records, raise_on_issues, read_jsonl
+from mars2.registry import PROBLEM_SETS
 from mars2.types import Problem
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,8 @@ def parse_spec(spec: str) -> Spec:
         return Spec(kind, arg, options)
     if name == "humaneval":
         return Spec("humaneval", "", options)
+    if name in PROBLEM_SETS:
+        return Spec("registered", name, options)
     if name.endswith((".jsonl", ".json")) or "/" in name or Path(name).is_file():
         return Spec("jsonl", name, options)
     raise UserError(f"unknown problem set '{spec}'. {known_names_hint()}")
@@ -122,10 +125,24 @@ def _records_of(kind: str, arg: str) -> list[Problem]:
         return _load_bundled(arg)
     if kind == "humaneval":
         return _load_humaneval()
+    if kind == "registered":
+        return _load_registered(arg)
     if not arg:
         raise UserError(f"problem set '{kind}:' needs a file path: {kind}:PATH")
     converter, _ = FORMATS[kind]
     return _load_file(Path(arg).expanduser(), converter, f"{kind}:{arg}")
+
+
+def _load_registered(name: str) -> list[Problem]:
+    """A set added with `mars2.register_problem_set` (mars2.registry.PROBLEM_SETS)."""
+    problems = list(PROBLEM_SETS.get(name)())
+    wrong = [type(p).__name__ for p in problems if not isinstance(p, Problem)]
+    if wrong:
+        raise UserError(f"problem set {name!r} yielded {wrong[0]} objects, not mars2.types.Problem")
+    ids = [p.id for p in problems]
+    if len(set(ids)) != len(ids):
+        raise UserError(f"problem set {name!r}: problem ids repeat")
+    return problems
 
 
 def _date_option(spec: str, options: dict[str, str], key: str) -> date | None:
@@ -251,7 +268,7 @@ def spec_exists(spec: str) -> bool:
         parsed = parse_spec(spec)
     except UserError:
         return False
-    if parsed.kind == "humaneval":
+    if parsed.kind in ("humaneval", "registered"):
         return True
     if parsed.kind == "bundled":
         files = _bundled_files()

@@ -12,24 +12,26 @@ baselines behind one ask/tell interface over a picklable `TreeState` (design.md 
 from __future__ import annotations
 
 from mars2.config import SearchConfig
+from mars2.registry import ALGORITHMS
 from mars2.search.abmcts import ABMCTS
 from mars2.search.base import Algorithm
 from mars2.search.baselines import BestFirst, Refine, Sampling
 from mars2.search.records import from_records, to_records
 from mars2.search.tree import ROOT, Node, NodePayload, TreeState, Trial
 
-ALGORITHMS: dict[str, type[Algorithm]] = {
-    cls.name: cls for cls in (ABMCTS, Sampling, Refine, BestFirst)
-}
+BUILT_IN = {cls.name: cls for cls in (ABMCTS, Sampling, Refine, BestFirst)}
 
 
 def make_algorithm(config: SearchConfig, n_agents: int) -> Algorithm:
-    """The algorithm `config.algo` for `n_agents` agents (agent ids 0..n_agents-1)."""
-    return ALGORITHMS[config.algo](config, n_agents)
+    """The algorithm `config.algo` (a name in mars2.registry.ALGORITHMS) for `n_agents` agents
+    (agent ids 0..n_agents-1)."""
+    algorithm: Algorithm = ALGORITHMS.get(config.algo)(config, n_agents)
+    return algorithm
 
 
 __all__ = [
     "ALGORITHMS",
+    "BUILT_IN",
     "ROOT",
     "Algorithm",
     "Node",

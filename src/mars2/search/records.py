@@ -7,14 +7,14 @@ from collections.abc import Iterable
 
 from mars2.search.base import Algorithm
 from mars2.search.tree import NodePayload, TreeState
-from mars2.types import NodeRecord, RewardKind, training_reward
+from mars2.types import NodeRecord, RewardKind
 
 
 def to_records(
     state: TreeState, tree_id: str, problem_id: str, reward: RewardKind = "fraction"
 ) -> list[NodeRecord]:
     """One record per told node, in creation order; the one place a finished tree becomes
-    records. `reward` is `credit.reward` (`mars2.types.training_reward`: over all tests)."""
+    records. `reward` names the reward function (`credit.reward`, `NodeRecord.with_reward`)."""
     records = []
     for node in state.nodes.values():
         payload = node.payload or NodePayload()
@@ -31,14 +31,14 @@ def to_records(
                 depth=node.depth,
                 agent_id=node.agent_id,
                 score=score,
-                reward=training_reward(reward, passed, fraction),
+                reward=0.0,
                 passed=passed,
                 response_len=completion.response_len if completion is not None else 0,
                 code=payload.code,
                 feedback=payload.feedback,
                 pass_fraction=fraction,
                 truncated=completion is not None and completion.finish_reason == "length",
-            )
+            ).with_reward(reward)
         )
     return records
 

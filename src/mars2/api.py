@@ -1,0 +1,244 @@
+"""The public Python API, re-exported by `mars2` (docs/api.md, whose examples the tests run).
+
+    import mars2
+    summary = mars2.search("bundled:basic-test", ["tiny-random"], budget=4, limit=2)
+    config = mars2.load_config("configs/smoke.yaml", ["train.steps=1"])
+    last = mars2.train(config, out="runs/mine")
+    result = mars2.evaluate("runs/mine")
+
+Extension points are registries (mars2.registry): `register_reward`, `register_problem_set`,
+`register_backend`, `register_algorithm`. The CLI is a thin layer over these functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from mars2.config import AgentConfig, Config, dump_yaml, load_config
+from mars2.errors import UserError
+from mars2.registry import ALGORITHMS, BACKENDS, PROBLEM_SETS, REWARDS
+
+ROLES = ("coder", "debugger")
+
+__all__ = [
+    "agents_for",
+    "evaluate",
+    "load_config",
+    "register_algorithm",
+    "register_backend",
+    "register_problem_set",
+    "register_reward",
+    "run_directory",
+    "search",
+    "train",
+]
+
+
+def agents_for(
+    models: Sequence[str | AgentConfig], *, trainable: bool = True
+) -> tuple[AgentConfig, ...]:
+    """One agent per model spec, roles alternating coder, debugger and named by their role (a
+    repeated role gets its index: `coder`, `debugger`, `coder-2`); AgentConfigs pass through."""
+    agents: list[AgentConfig] = []
+    for i, model in enumerate(models):
+        if isinstance(model, AgentConfig):
+            agents.append(model)
+            continue
+        role = ROLES[i % len(ROLES)]
+        name = role if i < len(ROLES) else f"{role}-{i // len(ROLES) + 1}"
+        agents.append(AgentConfig(name=name, model=model, role=role, trainable=trainable))
+    if not agents:
+        raise UserError("agents: name at least one model")
+    return tuple(agents)
+
+
+def run_directory(config: Config, command: str) -> Path:
+    """Create the run directory (`output.out`, else runs/<command>-<time>) with config.yaml."""
+    out = Path(config.output.out or f"runs/{command}-{time.strftime('%Y%m%d-%H%M%S')}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.yaml").write_text(dump_yaml(config))
+    return out
+
+
+def search(
+    problems: str | None = None,
+    agents: Sequence[str | AgentConfig] | None = None,
+    *,
+    config: Config | None = None,
+    algo: str | None = None,
+    budget: int | None = None,
+    limit: int | None = None,
+    out: str | Path | None = None,
+    models: dict[int, tuple[Any, Any]] | None = None,
+    on_tree: Callable[[Any], None] | None = None,
+) -> dict[str, Any]:
+    """Grow one search tree per problem (`search.algo`, `search.budget`) with the agents and
+    return the metrics.json summary: `pass@1`, `pass@1_mcts`, `pass@n` with `_lo`/`_hi` 95%
+    interval ends, tree shape, per-agent figures, tokens/s. Arguments override `config` (default:
+    the default config); `out` also writes eval.json, metrics.json and trees/search.jsonl there.
+    `models` gives (model, tokenizer) for agents whose weights come from elsewhere."""
+    from mars2.evaluation.run import evaluate_teams, summary
+
+    config = _with(config, problems, agents, algo=algo, budget=budget, limit=limit)
+    names = [config.agent_name(i) for i in range(len(config.agents))]
+    started = time.perf_counter()
+    (evaluation,) = evaluate_teams(
+        config,
+        [list(range(len(config.agents)))],
+        label="search",
+        models=models,
+        search=config.search,
+        on_tree=on_tree,
+    )
+    wall = time.perf_counter() - started
+    result = summary(evaluation, names)
+    stats = evaluation.stats
+    result.update(
+        {
+            "wall_s": wall,
+            "tokens": stats.tokens,
+            "tokens_per_s": stats.tokens / wall if wall else 0.0,
+            "time/generate": stats.generate_s,
+            "time/execute": stats.execute_s,
+        }
+    )
+    if out is not None:
+        folder = Path(out)
+        evaluation.write(folder / "eval.json", folder / "trees" / "search.jsonl")
+        (folder / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def _with(
+    config: Config | None,
+    problems: str | None,
+    agents: Sequence[str | AgentConfig] | None,
+    *,
+    algo: str | None,
+    budget: int | None,
+    limit: int | None,
+) -> Config:
+    config = config or load_config()
+    search_config = config.search
+    if algo is not None:
+        search_config = dataclasses.replace(search_config, algo=algo)
+    if budget is not None:
+        search_config = dataclasses.replace(search_config, budget=budget)
+    evaluation = config.eval
+    if problems is not None:
+        evaluation = dataclasses.replace(evaluation, problems=problems)
+    if limit is not None:
+        evaluation = dataclasses.replace(evaluation, limit=limit)
+    chosen = config.agents if agents is None else agents_for(agents, trainable=False)
+    return dataclasses.replace(config, search=search_config, eval=evaluation, agents=chosen)
+
+
+def train(
+    config: Config | str | Path | None = None,
+    *,
+    out: str | Path | None = None,
+    on_step: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Run `mars2 train` on `config` (a Config or a YAML path; default: the main job) into `out`
+    (default `output.out`, else runs/train-<time>) and return the last value of every metric
+    (`eval/pass@1`, `train/reward/mean`, ...). `on_step` sees each metrics.jsonl line."""
+    from mars2.cluster import make_placement
+    from mars2.train.loop import Trainer
+
+    if not isinstance(config, Config):
+        config = load_config(config)
+    if out is not None:
+        config = dataclasses.replace(
+            config, output=dataclasses.replace(config.output, out=str(out))
+        )
+    folder = run_directory(config, "train")
+    return Trainer(config, folder, make_placement(config)).fit(on_step)
+
+
+def evaluate(
+    run: str | Path,
+    *,
+    step: int | None = None,
+    base: bool = False,
+    agents: Sequence[str] | None = None,
+    overrides: Sequence[str] = (),
+    out: str | Path | None = None,
+) -> dict[str, Any]:
+    """Evaluate a training run's checkpoint (`step`, default the latest; `base`: the untrained
+    agents) with its evaluation protocol: the team, and each agent alone when the run has
+    several (`result["alone"]`), or only the `agents` named. Writes eval.json, metrics.json and
+    the trees to `out` (default RUN/eval-<checkpoint>) and returns the metrics.json summary."""
+    from mars2.evaluation.run import evaluate_teams, summary
+    from mars2.train.restore import checkpoint_path, trained_models
+
+    run_dir = Path(run)
+    if not (run_dir / "config.yaml").is_file():
+        raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
+    config = load_config(run_dir / "config.yaml", list(overrides))
+    names = [config.agent_name(i) for i in range(len(config.agents))]
+    chosen = list(range(len(names)))
+    if agents is not None:
+        unknown = [a for a in agents if a not in names]
+        if unknown:
+            raise UserError(f"agents {unknown}: not agents of this run; agents: {names}")
+        chosen = [names.index(a) for a in agents]
+    if base:
+        models, label = None, "base"
+    else:
+        path = checkpoint_path(run_dir, step)
+        models, label = trained_models(config, path), path.name
+    # Only the chosen agents are loaded; checkpoint weights follow their agent's new index.
+    sub = dataclasses.replace(config, agents=tuple(config.agents[i] for i in chosen))
+    sub_models = (
+        None if models is None else {j: models[i] for j, i in enumerate(chosen) if i in models}
+    )
+    sub_names = [names[i] for i in chosen]
+    teams = [list(range(len(chosen)))]
+    if agents is None and len(chosen) > 1 and config.eval.each_agent:
+        teams += [[j] for j in range(len(chosen))]
+    suffix = "" if agents is None else "-" + "-".join(sub_names)
+    folder = Path(out) if out else run_dir / f"eval-{label}{suffix}"
+    folder.mkdir(parents=True, exist_ok=True)
+    team_eval, *alone = evaluate_teams(sub, teams, label=label, models=sub_models)
+    team_eval.write(folder / "eval.json", folder / "trees" / "search.jsonl")
+    result = summary(team_eval, sub_names)
+    result["out"] = str(folder)
+    if alone:
+        result["alone"] = {}
+        for j, evaluation in enumerate(alone):
+            name = sub_names[j]
+            evaluation.write(folder / f"eval-{name}.json", folder / f"trees-{name}.jsonl")
+            result["alone"][name] = {
+                k: v for k, v in summary(evaluation, [name]).items() if k.startswith("pass@")
+            }
+    (folder / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def register_reward(name: str, fn: Callable[..., float] | None = None) -> Any:
+    """Add a training reward `fn(record: NodeRecord) -> float` (`credit.reward: NAME`); a
+    decorator without `fn`."""
+    return REWARDS.register(name, fn)
+
+
+def register_problem_set(name: str, fn: Callable[[], Any] | None = None) -> Any:
+    """Add a problem set `fn() -> Iterable[Problem]` usable wherever a set name is (`data.train`,
+    `eval.problems`, `search(NAME, ...)`); a decorator without `fn`."""
+    return PROBLEM_SETS.register(name, fn)
+
+
+def register_backend(name: str, fn: Callable[..., Any] | None = None) -> Any:
+    """Add an agent backend `fn(agent: AgentConfig, *, seed: int) -> Policy`
+    (`agents.N.backend: NAME`); a decorator without `fn`."""
+    return BACKENDS.register(name, fn)
+
+
+def register_algorithm(name: str, cls: type | None = None) -> Any:
+    """Add a search algorithm, a `mars2.search.Algorithm` subclass built as
+    `cls(search_config, n_agents)` (`search.algo: NAME`); a decorator without `cls`."""
+    return ALGORITHMS.register(name, cls)

@@ -113,3 +113,35 @@ def test_docs_config_md_lists_every_field() -> None:
     assert not missing, (
         f"docs/config.md lacks {missing}; regenerate with `mars2 config docs > docs/config.md`"
     )
+
+
+def test_paper_preset_holds_the_reference_hyperparameters() -> None:
+    config = load_config(ROOT / "configs" / "paper.yaml")
+    assert config.loss.name == "gspo" and config.loss.tis != "none"
+    assert config.loss.aggregation_used == "seq-mean-token-mean"
+    assert (config.loss.kl_estimator, config.loss.kl_coef) == ("k3", 1e-3)
+    assert config.train.lr == 1e-6 and config.train.adam_betas == (0.9, 0.95)
+    assert all(agent.temperature == 1.0 for agent in config.agents)
+    assert config.search.budget == 8 and config.search.parallel_expansions == 1
+    assert config.credit.reward == "binary" and config.credit.overlong_buffer > 0
+
+
+def test_numbers_without_a_dot_parse_as_numbers() -> None:
+    # YAML 1.1 reads `1e-5` as a string; a user writing it means a number
+    config = load_config(None, ["train.lr=1e-5", "loss.kl_coef=2E-3"])
+    assert config.train.lr == 1e-5 and config.loss.kl_coef == 2e-3
+    with pytest.raises(ConfigError, match=r"train\.lr"):
+        load_config(None, ["train.lr=fast"])
+
+
+def test_gspo_aggregates_per_sequence_by_default_and_warns_on_token_mean() -> None:
+    assert load_config(None, ["loss.name=gspo"]).loss.aggregation_used == "seq-mean-token-mean"
+    assert load_config(None, []).loss.aggregation_used == "token-mean"
+    with pytest.warns(UserWarning, match="seq-mean-token-mean"):
+        load_config(None, ["loss.name=gspo", "loss.aggregation=token-mean"])
+
+
+def test_adam_betas_are_checked() -> None:
+    assert load_config(None, ["train.adam_betas=[0.9, 0.95]"]).train.adam_betas == (0.9, 0.95)
+    with pytest.raises(ConfigError, match="adam_betas"):
+        load_config(None, ["train.adam_betas=[0.9]"])

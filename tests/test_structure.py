@@ -1,4 +1,4 @@
-"""Layering: every module imports; the pure layers never pull in torch; only agents/ and dist/
+"""Layering: every module imports; the pure layers never pull in torch; only agents/ and cluster/
 may import vllm or ray."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ PURE = (
     "mars2.config",
 )
 HEAVY_OPTIONAL = ("vllm", "ray")
-MAY_IMPORT_HEAVY = ("mars2.agents", "mars2.dist")
+MAY_IMPORT_HEAVY = ("mars2.agents", "mars2.cluster")
 
 
 def all_modules() -> list[str]:
@@ -50,7 +50,7 @@ def test_pure_layers_do_not_import_torch() -> None:
     assert not offenders, f"these modules import torch (directly or transitively): {offenders}"
 
 
-def test_only_agents_and_dist_import_vllm_or_ray() -> None:
+def test_only_agents_and_cluster_import_vllm_or_ray() -> None:
     others = [m for m in all_modules() if not m.startswith(MAY_IMPORT_HEAVY)]
     code = (
         "import sys, importlib\n"
@@ -58,7 +58,7 @@ def test_only_agents_and_dist_import_vllm_or_ray() -> None:
         f"print(' '.join(p for p in {HEAVY_OPTIONAL!r} if p in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "", f"imported by modules outside agents/dist: {out.stdout}"
+    assert out.stdout.strip() == "", f"imported by modules outside agents/cluster: {out.stdout}"
 
 
 def test_layer_check_catches_an_offender(tmp_path) -> None:  # type: ignore[no-untyped-def]

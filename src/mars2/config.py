@@ -13,6 +13,7 @@ import difflib
 import logging
 import types
 import typing
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -114,7 +115,12 @@ class SearchConfig:
     min_share: float = _f(
         0.0, "Each agent writes at least this fraction of a tree's nodes (0 = no guarantee)."
     )
-    parallel_expansions: int = _f(2, "Expansions of one tree in flight at once.")
+    parallel_expansions: int = _f(
+        1,
+        "Expansions of one tree in flight at once. 1 is the method: every node is chosen after "
+        "its predecessors' scores are known (with k > 1 the first k nodes of a tree are all "
+        "fresh attempts). Throughput comes from `trees_in_flight`.",
+    )
     virtual_score: float = _f(
         0.0,
         "`abmcts`: the score a pending expansion counts as on its path until it is told "
@@ -123,7 +129,10 @@ class SearchConfig:
     width: int = _f(
         2, "`best_first`: children per expanded node (the root gets `width` fresh attempts)."
     )
-    trees_in_flight: int = _f(8, "Trees grown concurrently by the rollout orchestrator.")
+    trees_in_flight: int = _f(
+        16,
+        "Trees grown concurrently by the rollout orchestrator (what fills the engines' batches).",
+    )
 
     def __post_init__(self) -> None:
         _check(self.budget >= 1, "budget", self.budget, "must be >= 1")
@@ -190,7 +199,9 @@ class CreditConfig:
 
     reward: Literal["binary", "fraction"] = _f(
         "fraction",
-        "Raw reward: `binary` (passes the hidden tests) or `fraction` (of public tests passed).",
+        "Raw training reward, always over all tests (public and hidden): `binary` (1 when every "
+        "test passes; the paper's reward) or `fraction` (share of all tests passed). The search "
+        "score stays the public-test fraction; hidden tests never reach a prompt.",
     )
     gamma: float = _f(0.5, "Tree-consistent shaping strength γ (0 switches shaping off).")
     lam: float = _f(0.5, "Baseline mix λ between the parent reward and the sibling mean.")
@@ -229,11 +240,30 @@ class LossConfig:
     tis_cap: float = _f(2.0, "C, the TIS weight cap.")
     kl_coef: float = _f(0.0, "β for the KL to a frozen reference (0 loads no reference model).")
     kl_estimator: Literal["k1", "k2", "k3"] = _f("k3", "KL estimator.")
-    aggregation: Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum-norm"] = _f(
-        "token-mean", "How per-token losses become one number."
+    aggregation: Literal["auto", "token-mean", "seq-mean-token-mean", "seq-mean-token-sum-norm"] = (
+        _f(
+            "auto",
+            "How per-token losses become one number. `auto`: `token-mean` for grpo, "
+            "`seq-mean-token-mean` for gspo (its loss is per sequence: `token-mean` would weight "
+            "sequences by their length, and warns).",
+        )
     )
 
+    @property
+    def aggregation_used(self) -> str:
+        """`aggregation` with `auto` resolved for the loss `name`."""
+        if self.aggregation != "auto":
+            return self.aggregation
+        return "seq-mean-token-mean" if self.name == "gspo" else "token-mean"
+
     def __post_init__(self) -> None:
+        if self.name == "gspo" and self.aggregation == "token-mean":
+            warnings.warn(
+                "loss.name=gspo with loss.aggregation=token-mean weights each sequence's loss "
+                "by its length; GSPO's sequence-level loss wants seq-mean-token-mean (`auto`)",
+                UserWarning,
+                stacklevel=2,
+            )
         _check(0 <= self.clip_low < 1, "clip_low", self.clip_low, "must be in [0, 1)")
         _check(self.clip_high >= 0, "clip_high", self.clip_high, "must be >= 0")
         _check(self.tis_cap >= 1, "tis_cap", self.tis_cap, "must be >= 1")
@@ -314,15 +344,21 @@ class TrainConfig:
     schedule: Literal["constant", "cosine", "linear"] = _f("constant", "LR schedule after warmup.")
     warmup_steps: int = _f(0, "Optimizer steps of linear warmup.")
     weight_decay: float = _f(0.0, "AdamW weight decay.")
+    adam_betas: tuple[float, ...] = _f(
+        (0.9, 0.999), "AdamW (beta1, beta2); the MARS² reference uses (0.9, 0.95)."
+    )
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
     micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
     updates_per_step: int = _f(1, "Optimizer steps per training step (the batch is split).")
     min_samples_per_agent: int = _f(
-        0,
-        "Dynamic filtering: keep growing more trees in a step until every trainable agent has "
-        "this many samples (bounded by `max_rollout_rounds`).",
+        8,
+        "Dynamic filtering refill: keep growing `problems_per_step` more trees in a step until "
+        "every trainable agent has this many samples (groups with equal rewards are dropped), "
+        "bounded by `max_rollout_rounds`; 0: one round.",
     )
-    max_rollout_rounds: int = _f(1, "Most rollout rounds of `problems_per_step` trees per step.")
+    max_rollout_rounds: int = _f(
+        3, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."
+    )
     checkpoint_every: int = _f(4, "Checkpoint every K steps (0 = only at the end).")
 
     def __post_init__(self) -> None:
@@ -337,6 +373,12 @@ class TrainConfig:
             ">= 0",
         )
         _check(self.lr > 0, "lr", self.lr, "must be > 0")
+        _check(
+            len(self.adam_betas) == 2 and all(0 <= b < 1 for b in self.adam_betas),
+            "adam_betas",
+            list(self.adam_betas),
+            "two numbers in [0, 1)",
+        )
         _check(self.warmup_steps >= 0, "warmup_steps", self.warmup_steps, "must be >= 0")
         _check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")
         _check(self.checkpoint_every >= 0, "checkpoint_every", self.checkpoint_every, ">= 0")
@@ -355,8 +397,10 @@ class DistConfig:
         0,
         "Sandbox actors on CPU nodes, each a pool of `sandbox.workers` (0: sandbox in the driver).",
     )
-    cpus_per_actor: float = _f(
-        1.0, "Ray CPUs reserved by each learner, engine and sandbox actor (fractions allowed)."
+    cpus_per_actor: Literal["auto"] | float = _f(
+        "auto",
+        "Ray CPUs reserved by each learner, engine and sandbox actor (fractions allowed); `auto`: "
+        "the cluster's CPUs shared among the run's actors, at most 1 each.",
     )
     max_restarts: int = _f(
         3, "Times Ray restarts a dead engine or sandbox actor (a dead learner stops the run)."
@@ -366,7 +410,12 @@ class DistConfig:
     )
 
     def __post_init__(self) -> None:
-        _check(self.cpus_per_actor > 0, "cpus_per_actor", self.cpus_per_actor, "> 0")
+        _check(
+            self.cpus_per_actor == "auto" or self.cpus_per_actor > 0,
+            "cpus_per_actor",
+            self.cpus_per_actor,
+            "auto or > 0",
+        )
         _check(self.max_restarts >= 0, "max_restarts", self.max_restarts, ">= 0")
         _check(self.timeout_s > 0, "timeout_s", self.timeout_s, "> 0")
         _check(self.gpus_per_learner >= 0, "gpus_per_learner", self.gpus_per_learner, ">= 0")
@@ -435,8 +484,17 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
         args = typing.get_args(tp)
         if value is None and type(None) in args:
             return None
-        (inner,) = [a for a in args if a is not type(None)]
-        return _convert(inner, value, path)
+        *first, last = [a for a in args if a is not type(None)]
+        reasons = []
+        for inner in first:  # e.g. Literal["auto"] | float: the first type that takes the value
+            try:
+                return _convert(inner, value, path)
+            except ConfigError as err:
+                reasons.append(err.allowed)
+        try:
+            return _convert(last, value, path)
+        except ConfigError as err:
+            raise ConfigError(path, value, "; or ".join([*reasons, err.allowed])) from None
     if origin is tuple:
         (item, _) = typing.get_args(tp)
         if not isinstance(value, list | tuple):
@@ -459,6 +517,11 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
     if tp is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
+        if isinstance(value, str):  # YAML 1.1 reads `1e-5` (no dot) as a string
+            try:
+                return float(value)
+            except ValueError:
+                pass
         raise ConfigError(path, value, "expected a number")
     if tp is str:
         if isinstance(value, str):

@@ -17,6 +17,20 @@ VERDICTS: tuple[str, ...] = get_args(Verdict)
 
 TestSet = Literal["public", "private", "all"]
 
+RewardKind = Literal["binary", "fraction"]
+
+
+def training_reward(kind: RewardKind, passed: bool, pass_fraction: float) -> float:
+    """The raw training reward r of a candidate, always over ALL tests (public and hidden):
+    `binary` is 1.0 when it passes every test (the paper's reward), `fraction` the share of all
+    tests it passes. Never the public-test score alone: a refinement that hard-codes the expected
+    outputs shown in its feedback passes the public tests and must earn nothing for it."""
+    if kind == "binary":
+        return float(passed)
+    if kind == "fraction":
+        return float(pass_fraction)
+    raise ValueError(f"unknown reward kind {kind!r}; expected 'binary' or 'fraction'")
+
 
 @dataclass(frozen=True)
 class TestCase:
@@ -148,8 +162,11 @@ class Completion:
 @dataclass(frozen=True)
 class NodeRecord:
     """One line of `trees/*.jsonl` (design.md §10). `parent_id` is None for a child of the root.
-    `score` is the fraction of public tests passed (it steers the search), `passed` whether the
-    candidate passes the hidden tests, `reward` the raw training reward as configured."""
+    `score` is the fraction of public tests passed (it steers the search and is all a prompt
+    shows), `passed` whether the candidate passes every test (public and hidden),
+    `pass_fraction` the share of all tests it passes, `reward` the raw training reward as
+    configured (`training_reward`), `truncated` whether the response hit `max_new_tokens`.
+    `pass_fraction` is None in records written before it existed."""
 
     tree_id: str
     problem_id: str
@@ -163,6 +180,14 @@ class NodeRecord:
     response_len: int = 0
     code: str = ""
     feedback: str = ""
+    pass_fraction: float | None = None
+    truncated: bool = False
+
+    @property
+    def public_only_pass(self) -> bool:
+        """Passes every public test but fails a hidden one: what a candidate that games the
+        public tests (hard-coded outputs, stubs) looks like."""
+        return self.score >= 1.0 and not self.passed
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

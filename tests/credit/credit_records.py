@@ -28,4 +28,5 @@ def node(
         reward=score,
         passed=score == 1.0 if passed is None else passed,
         response_len=length,
+        pass_fraction=score,
     )

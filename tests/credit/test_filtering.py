@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from credit_records import node
 
 from mars2.config import CreditConfig
-from mars2.credit import AgentBatcher, NodeCredit, assign_credit, filter_groups
+from mars2.credit import NodeCredit, assign_credit, filter_groups
 
 
 def credit(tree: str, node_id: int, agent: int, reward: float) -> NodeCredit:
@@ -50,28 +49,3 @@ def test_filter_after_assign_credit_keeps_raw_reward_semantics() -> None:
     assert filter_groups(credits, CreditConfig(reward="binary")) == []
     credits = assign_credit(records, CreditConfig(reward="fraction"))
     assert len(filter_groups(credits, CreditConfig(reward="fraction"))) == 2
-
-
-def test_batcher_fills_each_agent_and_drops_surplus() -> None:
-    batcher: AgentBatcher[NodeCredit] = AgentBatcher({0: 2, 1: 3})
-    batcher.add([credit("a", i, i % 2, 1.0) for i in range(4)])  # agents 0,1,0,1
-    assert batcher.ready(0) and not batcher.ready(1) and not batcher.all_ready()
-    assert batcher.missing(1) == 1
-    batcher.add([credit("b", 0, 1, 0.0), credit("b", 1, 2, 0.0)])  # agent 2 has no batch: ignored
-    assert batcher.all_ready()
-    batch = batcher.take(1)
-    assert [(c.tree_id, c.node_id) for c in batch] == [("a", 1), ("a", 3), ("b", 0)]
-    batcher.add([credit("c", 0, 0, 1.0)])  # agent 0 now has 3 waiting
-    assert [c.tree_id for c in batcher.take(0)] == ["a", "a"]
-    assert batcher.pending(0) == 0  # the surplus was dropped
-
-
-def test_batcher_can_keep_surplus_and_refuses_an_unready_take() -> None:
-    batcher: AgentBatcher[NodeCredit] = AgentBatcher({0: 1})
-    with pytest.raises(ValueError, match="not full"):
-        batcher.take(0)
-    batcher.add([credit("a", 0, 0, 1.0), credit("a", 1, 0, 0.0)])
-    assert [c.node_id for c in batcher.take(0, keep_surplus=True)] == [0]
-    assert [c.node_id for c in batcher.take(0)] == [1]
-    with pytest.raises(ValueError, match="batch size"):
-        AgentBatcher({0: 0})

@@ -87,7 +87,7 @@ def test_validate_run_uses_sandbox_config_overrides(
         def run_many(self, jobs: list[tuple[str, Problem, str]]) -> list[ExecResult]:
             return [ExecResult((TestResult("pass"),)) for _ in jobs]
 
-    monkeypatch.setattr(validate, "_sandbox_class", lambda: AllPass)
+    monkeypatch.setattr(validate, "Sandbox", AllPass)
     argv = ["problems", "validate", str(DATA / "good.jsonl"), "--run"]
     assert main([*argv, "--set", "sandbox.timeout_s=9"]) == 0
     assert [c.timeout_s for c in seen] == [9.0]

@@ -85,7 +85,6 @@ def test_known_sets_counts_per_split_and_difficulty(bundled_dir: Path) -> None:
         assert found["humaneval"].count == 164 and found["humaneval"].splits == {"test": 164}
 
 
-@pytest.mark.skipif(not BASIC.is_file(), reason="bundled basic.jsonl not in this checkout yet")
 def test_the_real_bundled_basic_set_loads() -> None:
     problems = load_problems("bundled:basic")
     test = load_problems("bundled:basic-test")

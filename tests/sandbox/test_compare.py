@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mars2.sandbox.compare import feedback, grade, normalise_json, stdout_lines
+from mars2.sandbox.runtime.protocol import TestReport
 from mars2.types import TestCase, TestResult
 
 
@@ -18,16 +19,16 @@ def test_stdout_lines_strip_trailing_whitespace_only() -> None:
 
 def test_grade_functional_and_stdin() -> None:
     test = TestCase([1], [1, 2])
-    assert grade(test, "functional", {"verdict": "ran", "value": [1, 2]}).verdict == "pass"
-    wrong = grade(test, "functional", {"verdict": "ran", "value": [2, 1], "time": 0.5})
+    assert grade(test, "functional", TestReport(0, "ran", value=[1, 2])).verdict == "pass"
+    wrong = grade(test, "functional", TestReport(0, "ran", 0.5, value=[2, 1]))
     assert (wrong.verdict, wrong.detail, wrong.time_s) == ("wrong", "[2, 1]", 0.5)
-    assert grade(TestCase("", "x\n"), "stdin", {"verdict": "ran", "stdout": "x  "}).passed
+    assert grade(TestCase("", "x\n"), "stdin", TestReport(0, "ran", stdout="x  ")).passed
 
 
 def test_only_assert_tests_may_report_pass_and_unknown_verdicts_are_infra() -> None:
-    assert grade(TestCase([1], 1), "functional", {"verdict": "pass"}).verdict == "infra"
-    assert grade(TestCase(test="assert 1"), "assert", {"verdict": "pass"}).verdict == "pass"
-    assert grade(TestCase([1], 1), "functional", {"verdict": "bogus"}).verdict == "infra"
+    assert grade(TestCase([1], 1), "functional", TestReport(0, "pass")).verdict == "infra"
+    assert grade(TestCase(test="assert 1"), "assert", TestReport(0, "pass")).verdict == "pass"
+    assert grade(TestCase([1], 1), "functional", TestReport(0, "bogus")).verdict == "infra"
 
 
 def test_feedback_lists_failures_with_input_expected_actual() -> None:

@@ -33,6 +33,12 @@ TEMPLATES: dict[str, str] = {
         "{statement}\n\n{task}{starter}Previous code:\n```python\n{code}\n```\n"
         "Public test feedback:\n{feedback}\n\nFix the code. {answer}"
     ),
+    # a parent that passes every public test: nothing to fix, but hidden tests may still fail
+    "refine/passing": (
+        "{statement}\n\n{task}{starter}Previous code:\n```python\n{code}\n```\n"
+        "It passes the public tests; more tests are hidden. Make it correct for every input "
+        "the statement allows (edge cases, general logic, no hard-coded answers). {answer}"
+    ),
     "answer": "Answer with the complete code in one ```python block.",
     "starter": "```python\n{starter_code}\n```\n",
     # the task line per test style, with and without starter code
@@ -88,10 +94,13 @@ def refine_messages(
     feedback: str,
     role: str = "coder",
     system_prompt: str | None = None,
+    *,
+    passes_public: bool = False,
 ) -> list[dict[str, str]]:
     """Chat messages asking to fix `code` given its public-test `feedback` (from the sandbox's
-    `ExecResult.feedback`; never hidden tests)."""
-    user = TEMPLATES["refine"].format(
+    `ExecResult.feedback`; never hidden tests). When `code` already passes every public test
+    (`passes_public`), the request is for a more robust, general solution instead of a fix."""
+    user = TEMPLATES["refine/passing" if passes_public else "refine"].format(
         **_fields(problem),
         code=code.strip("\n") or "# (no code was extracted)",
         feedback=feedback.strip() or "(no feedback)",

@@ -16,7 +16,7 @@ from rich.text import Text
 from mars2.config import load_config
 from mars2.errors import UserError
 from mars2.problems import known_sets, load_problems, spec_exists, validate_file
-from mars2.problems.sets import FORMATS
+from mars2.problems.sets import FORMATS, no_hidden_tests_note
 from mars2.types import Problem, TestCase
 
 SHOWN_TESTS = 5
@@ -63,6 +63,9 @@ def run_validate(args: argparse.Namespace) -> int:
             console.print(escape(str(issue)), highlight=False, soft_wrap=True)
         verdict = "[green]ok[/]" if not issues else f"[red]{len(issues)} issue(s)[/]"
         Console(stderr=True).print(f"{escape(file)}: {verdict}", highlight=False)
+        note = None if issues else no_hidden_tests_note(file, load_problems(file))
+        if note is not None:
+            Console(stderr=True).print(f"[yellow]warning:[/] {escape(note)}", highlight=False)
     return 2 if total else 0
 
 

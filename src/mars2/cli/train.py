@@ -46,6 +46,7 @@ def _resolve(args: argparse.Namespace) -> tuple[Config, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mars2.cluster import make_placement
     from mars2.train import checkpoint
     from mars2.train.loop import Trainer
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         f"[bold]mars2 train[/] mode={config.train.mode} agents={len(config.agents)} -> {out}"
     )
     started = time.perf_counter()
-    trainer = Trainer(config, out)
+    trainer = Trainer(config, out, make_placement(config))
     if args.resume:
         path = checkpoint.latest(out)
         if path is None:

@@ -4,14 +4,13 @@ advantages, plus dynamic filtering (design.md §6). Pure Python over finished tr
 from __future__ import annotations
 
 from mars2.credit.advantage import EPS, NodeCredit, assign_credit, group_advantages, group_key
-from mars2.credit.filtering import AgentBatcher, filter_groups
+from mars2.credit.filtering import filter_groups
 from mars2.credit.records import parse_node_record, read_node_records
 from mars2.credit.rewards import overlong_penalty, raw_reward
 from mars2.credit.tree import TreeShape, baseline, path_values, shaped_rewards
 
 __all__ = [
     "EPS",
-    "AgentBatcher",
     "NodeCredit",
     "TreeShape",
     "assign_credit",

@@ -4,7 +4,7 @@ group advantages (design.md §6), for trees or for groups of independent samples
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -80,13 +80,14 @@ def assign_credit(
     records: Sequence[NodeRecord],
     config: CreditConfig,
     *,
-    max_len: int | None = None,
+    max_len: int | Mapping[int, int] | None = None,
     independent: bool = False,
 ) -> list[NodeCredit]:
     """Credit for every record, in input order. Records may span many trees (grouped by
     `tree_id`). `independent=True` treats each tree as a group of independent samples (vanilla
     GRPO: r̃ = v = r). `max_len` is L_max of the overlong penalty, required when
-    `config.overlong_buffer` > 0; the penalty uses `record.response_len`."""
+    `config.overlong_buffer` > 0: one number for every agent, or per `agent_id` (each agent's
+    own `max_new_tokens`); the penalty uses `record.response_len`."""
     if config.overlong_buffer > 0 and max_len is None:
         raise ValueError("credit.overlong_buffer > 0 needs max_len (the L_max of the penalty)")
     trees: dict[str, list[int]] = {}
@@ -98,8 +99,9 @@ def assign_credit(
         raw, shaped, values = _tree_terms(tree_id, members, config, independent)
         for i, record, r, s, v in zip(indices, members, raw, shaped, values, strict=True):
             if max_len is not None:
+                limit = max_len if isinstance(max_len, int) else max_len[record.agent_id]
                 v -= overlong_penalty(
-                    record.response_len, max_len, config.overlong_buffer, config.overlong_factor
+                    record.response_len, limit, config.overlong_buffer, config.overlong_factor
                 )
             terms[i] = (r, s, v)
     groups: dict[GroupKey, list[int]] = {}

@@ -25,8 +25,10 @@ _FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
     "response_len": ((int,), "an integer"),
     "code": ((str,), "a string"),
     "feedback": ((str,), "a string"),
+    "pass_fraction": ((int, float, type(None)), "a number or null"),
+    "truncated": ((bool,), "true or false"),
 }
-_OPTIONAL = {"response_len", "code", "feedback"}
+_OPTIONAL = {"response_len", "code", "feedback", "pass_fraction", "truncated"}
 
 
 def _check_field(where: str, name: str, value: Any) -> None:

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
-from mars2.types import NodeRecord
-
-RewardKind = Literal["binary", "fraction"]
+from mars2.errors import UserError
+from mars2.types import NodeRecord, RewardKind, training_reward
 
 
 def raw_reward(record: NodeRecord, kind: RewardKind) -> float:
-    """r_i: `binary` is 1.0 when the candidate passes the hidden tests else 0.0; `fraction` is the
-    fraction of public tests passed (the search score)."""
-    if kind == "binary":
-        return float(record.passed)
-    if kind == "fraction":
-        return float(record.score)
-    raise ValueError(f"unknown reward kind {kind!r}; expected 'binary' or 'fraction'")
+    """r_i of a recorded node (`mars2.types.training_reward`: over all tests, public and hidden).
+    `fraction` needs the record's `pass_fraction`, which records written before it existed lack."""
+    if kind == "fraction" and record.pass_fraction is None:
+        raise UserError(
+            f"tree {record.tree_id!r} node {record.node_id}: no 'pass_fraction' (a record from "
+            "an older mars2, whose score counted public tests only); use --reward binary"
+        )
+    return training_reward(kind, record.passed, record.pass_fraction or 0.0)
 
 
 def overlong_penalty(length: int, max_len: int, buffer: int, factor: float) -> float:

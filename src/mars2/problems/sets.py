@@ -9,6 +9,7 @@ A spec is `NAME[?key=value&key=value...]`. Names: a JSONL path (or `jsonl:PATH`)
 from __future__ import annotations
 
 import importlib.util
+import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from mars2.errors import UserError
 from mars2.problems import humaneval, livecodebench, mbpp
 from mars2.problems.records import Converter, convert_records, raise_on_issues, read_jsonl
 from mars2.types import Problem
+
+log = logging.getLogger(__name__)
 
 BUNDLED_DIR = Path(__file__).parent / "data"
 COMMON_OPTIONS = ("split", "difficulty", "limit")
@@ -182,7 +185,32 @@ def load_problems(
             if not str(cap).isdigit() or int(cap) < 1:
                 raise UserError(f"problem set '{spec}': limit must be a positive integer")
             problems = problems[: int(cap)]
+    _warn_no_hidden(spec, problems)
     return problems
+
+
+_warned: set[str] = set()
+
+
+def no_hidden_tests_note(spec: str, problems: list[Problem]) -> str | None:
+    """The warning for a set with problems that have no hidden tests, or None."""
+    bare = [p.id for p in problems if not p.private_tests]
+    if not bare:
+        return None
+    shown = ", ".join(bare[:3]) + (", ..." if len(bare) > 3 else "")
+    return (
+        f"problem set '{spec}': {len(bare)} of {len(problems)} problems have no hidden tests "
+        f"({shown}); their reward and evaluation fall back to the public tests, which prompts "
+        "show, so a candidate that hard-codes those outputs counts as correct"
+    )
+
+
+def _warn_no_hidden(spec: str, problems: list[Problem]) -> None:
+    """Once per set and process: a training reward over public tests alone can be gamed."""
+    note = no_hidden_tests_note(spec, problems)
+    if note is not None and spec not in _warned:
+        _warned.add(spec)
+        log.warning(note)
 
 
 def describe(name: str, description: str, problems: list[Problem]) -> ProblemSet:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
-from typing import Any
 
 from mars2.config import SandboxConfig
-from mars2.errors import InfraError
 from mars2.problems import humaneval
 from mars2.problems.records import convert_records, read_jsonl
 from mars2.problems.schema import ProblemIssue
 from mars2.problems.sets import FORMATS, bundled_file, parse_spec
-from mars2.types import ExecResult, Problem
+from mars2.sandbox import Sandbox
+from mars2.types import ExecResult, Problem, TestSet
 
 
 def _converted(
@@ -55,27 +53,18 @@ def validate_file(
     return sorted(issues, key=lambda issue: issue.line)
 
 
-def _sandbox_class() -> Any:
-    try:
-        return importlib.import_module("mars2.sandbox").Sandbox
-    except (ImportError, AttributeError) as err:
-        raise InfraError(
-            "running reference solutions needs mars2.sandbox.Sandbox, which is not available"
-        ) from err
-
-
 def run_solutions(problems: list[Problem], config: SandboxConfig) -> list[tuple[str, str]]:
     """(problem id, what failed) for every reference solution that does not pass all its tests."""
-    with_solution = [p for p in problems if p.solution]
-    if not with_solution:
+    jobs: list[tuple[str, Problem, TestSet]] = [
+        (p.solution, p, "all") for p in problems if p.solution
+    ]
+    if not jobs:
         return []
-    with _sandbox_class()(config) as sandbox:
-        results: list[ExecResult] = sandbox.run_many(
-            [(p.solution, p, "all") for p in with_solution]
-        )
+    with Sandbox(config) as sandbox:
+        results = sandbox.run_many(jobs)
     return [
         (p.id, _failure(p, result))
-        for p, result in zip(with_solution, results, strict=True)
+        for (_, p, _), result in zip(jobs, results, strict=True)
         if not result.passed
     ]
 

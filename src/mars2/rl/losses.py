@@ -130,7 +130,7 @@ def policy_loss(
 
         ℓ_t = w_t · surrogate_t + β · KL_t,   w = TIS weight (1 when tis = none)
 
-    aggregated by `config.aggregation`. For micro-batch invariance pass the whole batch's sizes:
+    aggregated by `config.aggregation_used`. For micro-batch invariance pass the whole batch's sizes:
     `loss_scale_tokens` (response tokens: token-mean), `loss_scale_seqs` (sequences:
     seq-mean-*) and `norm_len` (the fixed L of seq-mean-token-sum-norm, e.g. max_new_tokens);
     then the micro-batch losses sum to the whole-batch loss (see mars2.rl.aggregate).
@@ -158,7 +158,7 @@ def policy_loss(
         )
         per_token = per_token * weights
     norm = normaliser(mask, tokens=loss_scale_tokens, seqs=loss_scale_seqs, norm_len=norm_len)
-    pg_loss = aggregate(per_token, mask, config.aggregation, norm)
+    pg_loss = aggregate(per_token, mask, config.aggregation_used, norm)
     loss = pg_loss
     kl = torch.zeros_like(per_token)
     if ref_logp is not None:
@@ -168,5 +168,5 @@ def policy_loss(
     if config.kl_coef > 0:
         if ref_logp is None:
             raise ValueError("loss.kl_coef > 0 needs ref_logp (the frozen reference's log-probs)")
-        loss = loss + config.kl_coef * aggregate(kl, mask, config.aggregation, norm)
+        loss = loss + config.kl_coef * aggregate(kl, mask, config.aggregation_used, norm)
     return loss, _stats(loss, pg_loss, surrogate, kl, weights, valid)

@@ -19,8 +19,8 @@ from mars2.agents.base import Policy
 from mars2.agents.prompts import extract_code, generate_messages, refine_messages
 from mars2.config import AgentConfig, SearchConfig
 from mars2.sandbox import Sandbox
-from mars2.search import NodePayload, TreeState, Trial, make_algorithm
-from mars2.types import NodeRecord, Problem
+from mars2.search import NodePayload, TreeState, Trial, make_algorithm, to_records
+from mars2.types import NodeRecord, Problem, RewardKind
 
 
 @dataclass
@@ -59,7 +59,7 @@ class Orchestrator:
         sandbox: Sandbox,
         search: SearchConfig,
         *,
-        reward: str = "fraction",
+        reward: RewardKind = "fraction",
     ) -> None:
         assert len(policies) == len(agents) >= 1
         self.policies = list(policies)
@@ -90,20 +90,29 @@ class Orchestrator:
             self.algorithm.tell(state, trial, score, payload)
         self.stats.search_s += time.perf_counter() - started
         self.stats.trees += 1
-        return TreeResult(tree_id, problem, state, self._records(tree_id, problem, state))
+        records = to_records(state, tree_id, problem.id, self.reward)
+        return TreeResult(tree_id, problem, state, records)
 
     async def _expand(
         self, problem: Problem, state: TreeState, trial: Trial, seed: int
     ) -> tuple[float, NodePayload]:
-        """One node: prompt (fresh or refinement), generate, extract code, run public + hidden."""
+        """One node: prompt (fresh or refinement), generate, extract code, run the public tests
+        (the score, the feedback) and the hidden ones (with the public ones: `passed` and the
+        reward)."""
         agent = self.agents[trial.agent_id]
         if trial.parent_id is None:
             messages = generate_messages(problem, agent.role, agent.system_prompt)
         else:
-            parent = state.nodes[trial.parent_id].payload
+            parent_node = state.nodes[trial.parent_id]
+            parent = parent_node.payload
             assert parent is not None
             messages = refine_messages(
-                problem, parent.code, parent.feedback, agent.role, agent.system_prompt
+                problem,
+                parent.code,
+                parent.feedback,
+                agent.role,
+                agent.system_prompt,
+                passes_public=parent_node.score is not None and parent_node.score >= 1.0,
             )
         t0 = time.perf_counter()
         completion = await self.policies[trial.agent_id].generate(
@@ -112,40 +121,24 @@ class Orchestrator:
         t1 = time.perf_counter()
         code = extract_code(completion.text)
         public = await self.sandbox.arun(code, problem, "public")
-        hidden = await self.sandbox.arun(code, problem, "private")
+        # The reward counts every test; only the public ones steer the search and reach a prompt.
+        hidden = (
+            await self.sandbox.arun(code, problem, "private") if problem.private_tests else None
+        )
         t2 = time.perf_counter()
         self.stats.generate_s += t1 - t0
         self.stats.execute_s += t2 - t1
         self.stats.nodes += 1
         self.stats.tokens += completion.response_len
+        results = [*public.tests, *(hidden.tests if hidden is not None else ())]
         payload = NodePayload(
-            code=code, feedback=public.feedback, completion=completion, passed=hidden.passed
+            code=code,
+            feedback=public.feedback,
+            completion=completion,
+            passed=public.passed and (hidden is None or hidden.passed),
+            pass_fraction=sum(t.passed for t in results) / len(results) if results else 0.0,
         )
         return public.pass_fraction, payload
-
-    def _records(self, tree_id: str, problem: Problem, state: TreeState) -> list[NodeRecord]:
-        records = []
-        for node in state.nodes.values():
-            payload = node.payload
-            assert payload is not None and node.score is not None
-            passed = bool(payload.passed)
-            records.append(
-                NodeRecord(
-                    tree_id=tree_id,
-                    problem_id=problem.id,
-                    node_id=node.id,
-                    parent_id=node.parent_id,
-                    depth=node.depth,
-                    agent_id=node.agent_id,
-                    score=node.score,
-                    reward=float(passed) if self.reward == "binary" else node.score,
-                    passed=passed,
-                    response_len=payload.completion.response_len if payload.completion else 0,
-                    code=payload.code,
-                    feedback=payload.feedback,
-                )
-            )
-        return records
 
     async def run(
         self,

@@ -19,7 +19,8 @@ Process tree (one per worker; the `runtime` subpackage is everything that runs i
                                               gets its code from the judge, runs it
 
 The host writes a run as three frames at once (header, code, tests), all read by the judge; the
-zygote gets the run's limits and spawn requests from the judge over a socketpair.
+zygote gets the run's limits and spawn requests from the judge over a socketpair. Every message
+format and timing rule is in `runtime/protocol.py`, the only module of `runtime` the host imports.
 
 What is isolated (level `bwrap`, the default where bubblewrap works):
 - Namespaces: user, pid, net, ipc, uts, mount, cgroup. No network at all (a fresh net

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from mars2.sandbox.runtime.protocol import TestReport
 from mars2.types import TestCase, TestResult, Verdict
 
 _FIELD = 300  # characters per shown input/expected/actual value
@@ -28,17 +29,15 @@ def stdout_lines(text: str) -> list[str]:
     return lines
 
 
-def grade(test: TestCase, style: str, report: dict[str, Any]) -> TestResult:
+def grade(test: TestCase, style: str, report: TestReport) -> TestResult:
     """The verdict on one test from the sandbox's raw report (`ran` means: compare here)."""
-    verdict = str(report.get("verdict", "infra"))
-    seconds = float(report.get("time", 0.0))
-    detail = str(report.get("detail", ""))
+    verdict, seconds, detail = report.verdict, report.time, report.detail
     if verdict == "ran" and style == "functional":
-        got = report.get("value")
+        got = report.value
         ok = got == normalise_json(test.output)
         return TestResult("pass" if ok else "wrong", seconds, "" if ok else _show(got))
     if verdict == "ran" and style == "stdin":
-        got_text = str(report.get("stdout", ""))
+        got_text = report.stdout
         ok = stdout_lines(got_text) == stdout_lines(str(test.output))
         return TestResult("pass" if ok else "wrong", seconds, "" if ok else got_text[-2000:])
     if verdict not in ("pass", "wrong", "error", "timeout", "memory", "output_limit", "infra"):

@@ -21,9 +21,10 @@ import time
 from pathlib import Path
 from typing import Literal
 
+from mars2.sandbox.runtime.protocol import SANDBOX_UID, worker_program
+
 Isolation = Literal["bwrap", "unshare", "rlimit"]
 LEVELS: tuple[Isolation, ...] = ("bwrap", "unshare", "rlimit")
-SANDBOX_UID = 65534
 PIDS_ROOT = Path("/sys/fs/cgroup/pids")
 
 log = logging.getLogger(__name__)
@@ -62,8 +63,8 @@ def _bwrap_args() -> list[str]:
 def _unshare_args() -> list[str]:
     return [
         "--user",
-        "--map-user=65534",
-        "--map-group=65534",
+        f"--map-user={SANDBOX_UID}",
+        f"--map-group={SANDBOX_UID}",
         "--net",
         "--pid",
         "--ipc",
@@ -77,21 +78,14 @@ RUNTIME = Path(__file__).parent / "runtime"  # the in-sandbox package (standard 
 _RUNTIME_IN_BWRAP = "/opt/mars2"  # where bubblewrap shows RUNTIME's parent (read-only)
 
 
-def _bootstrap(path: str, cpu: int | None) -> str:
-    return (
-        f"import sys; sys.path.insert(0, {path!r}); from runtime.main import worker_main; "
-        f"worker_main({cpu!r})"
-    )
-
-
 def worker_command(level: Isolation, cpu: int | None = None) -> list[str]:
     """The command that starts one worker (its judge, which forks the zygote) at `level`; with
     `cpu`, the worker's processes run on that CPU."""
     if level == "bwrap":
         bind = ["--ro-bind", str(RUNTIME), f"{_RUNTIME_IN_BWRAP}/runtime"]
-        python = [_python(), "-I", "-S", "-c", _bootstrap(_RUNTIME_IN_BWRAP, cpu)]
+        python = [_python(), "-I", "-S", "-c", worker_program(_RUNTIME_IN_BWRAP, cpu)]
         return [str(shutil.which("bwrap")), *_bwrap_args(), *bind, *python]
-    python = [_python(), "-I", "-S", "-c", _bootstrap(str(RUNTIME.parent), cpu)]
+    python = [_python(), "-I", "-S", "-c", worker_program(str(RUNTIME.parent), cpu)]
     if level == "unshare":
         extra = ["--fork", "--kill-child", "--mount-proc"]
         return [str(shutil.which("unshare")), *_unshare_args(), *extra, *python]

@@ -6,13 +6,11 @@ import asyncio
 import base64
 import contextlib
 import functools
-import json
 import logging
 import marshal
 import os
 import queue
 import select
-import struct
 import subprocess
 import tempfile
 import threading
@@ -27,13 +25,28 @@ from mars2.config import SandboxConfig
 from mars2.errors import InfraError, UserError
 from mars2.sandbox import compare
 from mars2.sandbox.isolation import Isolation, PidsCgroup, available_levels, worker_command
-from mars2.sandbox.runtime.zygote import remove_tree
+from mars2.sandbox.runtime.protocol import (
+    RUN_DIED,
+    RUN_OK,
+    AssertTest,
+    Done,
+    Event,
+    Infra,
+    Limits,
+    Ready,
+    RunHeader,
+    TestReport,
+    decode_event,
+    encode_run,
+    remove_tree,
+)
 from mars2.types import ExecResult, Problem, TestCase, TestResult, TestSet
 
 log = logging.getLogger(__name__)
 
 _MIN_INFRA = 3  # infra runs tolerated before the rate is judged
-_START_TIMEOUT_S = 30.0
+_START_TIMEOUT_S = 30.0  # a worker's start-up: the interpreter, preloads, warm-up, the zygote
+_DEADLINE = "deadline"  # how a run ended that the host gave up waiting for (a hung worker)
 _counter = iter(range(1 << 62))
 
 
@@ -88,14 +101,14 @@ class _Worker:
         self.buffer = b""
         self.broken = False
         event = self.next_event(time.monotonic() + _START_TIMEOUT_S)
-        if event is None or event.get("ev") != "ready":
+        if not isinstance(event, Ready):
             self.proc.kill()
             self.proc.wait()
             tail = self.stderr_tail()
             self.kill()
             raise InfraError(f"sandbox worker ({level}) did not start: {tail}")
-        self.pid = int(event.get("pid", 0))
-        self.zygote = int(event.get("zygote", 0))  # as the host sees it where no pid namespace
+        self.pid = event.pid
+        self.zygote = event.zygote  # as the host sees it where no pid namespace
 
     def stderr_tail(self) -> str:
         self.stderr.seek(0)
@@ -104,10 +117,8 @@ class _Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def send(self, messages: list[dict[str, Any]], deadline: float) -> bool:
-        """Write framed JSON messages (b"M2" + 4-byte length + JSON) before `deadline`."""
-        frames = [json.dumps(m).encode() for m in messages]
-        data = b"".join(b"M2" + struct.pack(">I", len(f)) + f for f in frames)
+    def send(self, data: bytes, deadline: float) -> bool:
+        """Write `data` (a run's frames) to the judge before `deadline`."""
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -122,25 +133,25 @@ class _Worker:
                     return False
         return True
 
-    def next_event(self, deadline: float) -> dict[str, Any] | None:
-        """The next JSON event from the worker; None on EOF or when the deadline passes."""
-        while b"\n" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            ready, _, _ = select.select([self.rout], [], [], remaining)
-            if not ready:
-                return None
-            chunk = os.read(self.rout, 1 << 20)
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        try:
-            event = json.loads(line)
-        except ValueError:
-            return {"ev": "infra", "detail": f"unreadable event {line[:200]!r}"}
-        return event if isinstance(event, dict) else {"ev": "infra", "detail": "bad event"}
+    def next_event(self, deadline: float) -> Event | None:
+        """The next event from the worker (events of unknown kinds skipped); None on EOF or when
+        the deadline passes."""
+        while True:
+            while b"\n" not in self.buffer:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                ready, _, _ = select.select([self.rout], [], [], remaining)
+                if not ready:
+                    return None
+                chunk = os.read(self.rout, 1 << 20)
+                if not chunk:
+                    return None
+                self.buffer += chunk
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            event = decode_event(line)
+            if event is not None:
+                return event
 
     def sweep(self) -> None:
         """Without our own pid namespace, kill what the run left in the worker's cgroup."""
@@ -197,8 +208,9 @@ def _compiled(program: str) -> str:
 
 
 def _payload(problem: Problem, tests: Sequence[TestCase]) -> list[Any]:
+    """The tests frame: what the judge needs of each test (never the expected outputs)."""
     if problem.test_style == "assert":
-        return [{"src": t.test or "", "bin": _compiled(t.test or "")} for t in tests]
+        return [AssertTest(t.test or "", _compiled(t.test or "")).to_dict() for t in tests]
     if problem.test_style == "stdin":
         return [t.input if isinstance(t.input, str) else "" for t in tests]
     return [list(t.input) if isinstance(t.input, list | tuple) else [t.input] for t in tests]
@@ -294,7 +306,7 @@ class Sandbox:
                 worker = self._replace(worker)
             reports, status = self._execute(worker, code, problem, tests)
             worker.sweep()
-            worker.broken = status in ("died", "deadline", "lost_input") or not worker.alive()
+            worker.broken = status in (RUN_DIED, _DEADLINE) or not worker.alive()
             if worker.broken:
                 worker = self._replace(worker)
         except InfraError:
@@ -320,48 +332,44 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.run, code, problem, which)
 
-    def _header(self, problem: Problem, n_tests: int) -> dict[str, Any]:
+    def _header(self, problem: Problem, worker: _Worker) -> RunHeader:
         c = self.config
-        limits = {
-            "timeout_s": c.timeout_s,
-            "cpu_s": c.cpu_s,
-            "memory_mb": c.memory_mb,
-            "max_processes": c.max_processes,
-            "max_file_mb": c.max_file_mb,
-            "max_output_bytes": c.max_output_bytes,
-        }
-        own_ns = self.isolation in ("bwrap", "unshare")
-        return {
-            "style": problem.test_style,
-            "fn_name": problem.fn_name,
-            "limits": limits,
-            "deadline_s": n_tests * (2 * c.timeout_s + 0.25) + 1.0,
-            "own_pidns": own_ns,
-            "own_tmp": self.isolation == "bwrap",
-            "drop_uid": self.isolation == "rlimit" and os.geteuid() == 0,
-        }
+        limits = Limits(
+            timeout_s=c.timeout_s,
+            cpu_s=c.cpu_s,
+            memory_mb=c.memory_mb,
+            max_processes=c.max_processes,
+            max_file_mb=c.max_file_mb,
+            max_output_bytes=c.max_output_bytes,
+            # RLIMIT_NPROC counts every process of the uid outside a user namespace: there the
+            # worker's pids cgroup (when it has one) is the process cap instead.
+            nproc=self.isolation != "rlimit" or worker.cgroup is None,
+        )
+        return RunHeader(
+            style=problem.test_style,
+            fn_name=problem.fn_name,
+            limits=limits,
+            own_pidns=self.isolation in ("bwrap", "unshare"),
+            own_tmp=self.isolation == "bwrap",
+            drop_uid=self.isolation == "rlimit" and os.geteuid() == 0,
+            tmp_base=worker.tmp or "/tmp",
+        )
 
     def _execute(
         self, worker: _Worker, code: str, problem: Problem, tests: Sequence[TestCase]
-    ) -> tuple[list[dict[str, Any]], str]:
+    ) -> tuple[list[Event], str]:
         """Send one run to a worker and collect its events; the status says how it ended."""
-        header = self._header(problem, len(tests))
-        # RLIMIT_NPROC counts every process of the uid outside a user namespace: there the
-        # worker's pids cgroup (when it has one) is the process cap instead.
-        header["limits"]["nproc"] = self.isolation != "rlimit" or worker.cgroup is None
-        header["tmp_base"] = worker.tmp or "/tmp"
-        deadline = time.monotonic() + header["deadline_s"] + 5
-        # Header, code and tests go out together; inside, each process reads only its frame.
-        frames = [header, {"code": code}, {"tests": _payload(problem, tests)}]
-        if not worker.send(frames, deadline):
-            return [], "died"
-        events: list[dict[str, Any]] = []
+        header = self._header(problem, worker)
+        deadline = header.limits.run_deadline(time.monotonic(), len(tests))
+        if not worker.send(encode_run(header, code, _payload(problem, tests)), deadline):
+            return [], RUN_DIED
+        events: list[Event] = []
         while True:
             event = worker.next_event(deadline)
             if event is None:
-                return events, "died" if time.monotonic() < deadline else "deadline"
-            if event.get("ev") == "done":
-                return events, str(event.get("status", "ok"))
+                return events, RUN_DIED if time.monotonic() < deadline else _DEADLINE
+            if isinstance(event, Done):
+                return events, event.status
             events.append(event)
 
     def _replace(self, worker: _Worker) -> _Worker:
@@ -377,18 +385,17 @@ class Sandbox:
         self,
         problem: Problem,
         tests: Sequence[TestCase],
-        events: list[dict[str, Any]],
+        events: list[Event],
         status: str,
     ) -> list[TestResult]:
         """One verdict per test from the worker's events; tests it never reported are not passed."""
-        reports: dict[int, dict[str, Any]] = {}
+        reports: dict[int, TestReport] = {}
         infra = ""
         for event in events:
-            if event.get("ev") == "infra":
-                infra = str(event.get("detail", "sandbox failure"))
-            index = event.get("i")
-            if event.get("ev") == "test" and isinstance(index, int) and 0 <= index < len(tests):
-                reports.setdefault(index, event)
+            if isinstance(event, Infra):
+                infra = event.detail
+            if isinstance(event, TestReport) and 0 <= event.i < len(tests):
+                reports.setdefault(event.i, event)
         missing = _MISSING.get(status, ("infra", f"the sandbox ended the run with {status!r}"))
         if infra:
             missing = ("infra", infra)
@@ -423,12 +430,10 @@ class Sandbox:
             )
 
 
-# How tests the worker never reported are judged, by how the run ended.
+# How tests the worker never reported are judged, by how the run ended: the judge's `Done`
+# status, or _DEADLINE when the host gave up waiting (`Limits.run_deadline`).
 _MISSING: dict[str, tuple[str, str]] = {
-    "deadline": ("timeout", "timed out (the run's deadline passed)"),
-    "judge_deadline": ("timeout", "timed out (the run's deadline passed)"),
-    "died": ("error", "the sandbox worker died during the run (killed by the candidate?)"),
-    "judge_died": ("error", "the judge process was killed during the run (by the candidate?)"),
-    "ok": ("infra", "the sandbox reported no result for this test"),
-    "lost_input": ("infra", "the sandbox lost the run's input (a harness failure)"),
+    _DEADLINE: ("timeout", "timed out (the run's deadline passed)"),
+    RUN_DIED: ("error", "the sandbox worker died during the run (killed by the candidate?)"),
+    RUN_OK: ("infra", "the sandbox reported no result for this test"),
 }

@@ -4,26 +4,23 @@ rebuild a search state from recorded nodes (resume, analysis, replays)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
 
 from mars2.search.base import Algorithm
 from mars2.search.tree import NodePayload, TreeState
-from mars2.types import NodeRecord
+from mars2.types import NodeRecord, RewardKind, training_reward
 
 
 def to_records(
-    state: TreeState,
-    tree_id: str,
-    problem_id: str,
-    reward: Literal["binary", "fraction"] = "fraction",
+    state: TreeState, tree_id: str, problem_id: str, reward: RewardKind = "fraction"
 ) -> list[NodeRecord]:
-    """One record per told node, in creation order. `reward`: `binary` -> passed (hidden tests),
-    `fraction` -> score (public tests), as `credit.reward` picks."""
+    """One record per told node, in creation order; the one place a finished tree becomes
+    records. `reward` is `credit.reward` (`mars2.types.training_reward`: over all tests)."""
     records = []
     for node in state.nodes.values():
         payload = node.payload or NodePayload()
         score = node.score if node.score is not None else 0.0
         passed = bool(payload.passed)
+        fraction = payload.pass_fraction if payload.pass_fraction is not None else float(passed)
         completion = payload.completion
         records.append(
             NodeRecord(
@@ -34,11 +31,13 @@ def to_records(
                 depth=node.depth,
                 agent_id=node.agent_id,
                 score=score,
-                reward=float(passed) if reward == "binary" else score,
+                reward=training_reward(reward, passed, fraction),
                 passed=passed,
                 response_len=completion.response_len if completion is not None else 0,
                 code=payload.code,
                 feedback=payload.feedback,
+                pass_fraction=fraction,
+                truncated=completion is not None and completion.finish_reason == "length",
             )
         )
     return records
@@ -57,7 +56,12 @@ def from_records(algo: Algorithm, records: Iterable[NodeRecord], seed: int) -> T
             )
         parent = None if record.parent_id is None else new_id[record.parent_id]
         trial = algo.add_trial(state, parent, record.agent_id)
-        payload = NodePayload(code=record.code, feedback=record.feedback, passed=record.passed)
+        payload = NodePayload(
+            code=record.code,
+            feedback=record.feedback,
+            passed=record.passed,
+            pass_fraction=record.pass_fraction,
+        )
         algo.tell(state, trial, record.score, payload)
         new_id[record.node_id] = trial.node_id
     return state

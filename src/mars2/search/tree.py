@@ -30,12 +30,15 @@ class Trial:
 
 @dataclass
 class NodePayload:
-    """What the caller attaches to a node; opaque to the search (never read by it)."""
+    """What the caller attaches to a node; opaque to the search (never read by it).
+    `passed`: the candidate passes every test, public and hidden; `pass_fraction`: the share of
+    all tests it passes (the node's score, by contrast, counts public tests only)."""
 
     code: str = ""
     feedback: str = ""
     completion: Completion | None = None
     passed: bool | None = None
+    pass_fraction: float | None = None
 
 
 @dataclass

@@ -97,7 +97,10 @@ class Learner:
             self.ref = copy.deepcopy(model).eval().requires_grad_(False)
         self.model = make_trainable(model, agent)
         params = [p for p in self.model.parameters() if p.requires_grad]
-        self.optimizer = torch.optim.AdamW(params, lr=train.lr, weight_decay=train.weight_decay)
+        beta1, beta2 = train.adam_betas
+        self.optimizer = torch.optim.AdamW(
+            params, lr=train.lr, betas=(beta1, beta2), weight_decay=train.weight_decay
+        )
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
             self.optimizer,
             lambda s: lr_factor(s, total_updates, train.warmup_steps, train.schedule),

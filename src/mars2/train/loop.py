@@ -27,7 +27,7 @@ from mars2.rollout import Orchestrator, TreeResult
 from mars2.rollout.summary import summarize
 from mars2.train import checkpoint
 from mars2.train.logger import MetricsLogger
-from mars2.train.placement import Placement, make_placement
+from mars2.train.placement import LocalPlacement, Placement
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -57,10 +57,11 @@ class ProblemStream:
 
 def to_samples(results: Sequence[TreeResult], config: Config) -> tuple[list[Sample], int]:
     """Credit assignment over finished trees -> training samples, and the number of nodes kept
-    after dynamic filtering."""
+    after dynamic filtering. The overlong penalty of each node uses its agent's own
+    `max_new_tokens` as L_max."""
     records = [record for result in results for record in result.records]
     independent = config.train.mode == "grpo"
-    max_len = max(agent.max_new_tokens for agent in config.agents)
+    max_len = {i: agent.max_new_tokens for i, agent in enumerate(config.agents)}
     credits = assign_credit(records, config.credit, max_len=max_len, independent=independent)
     credits = filter_groups(credits, config.credit)
     completions = {
@@ -107,7 +108,12 @@ class Trainer:
         self.evaluator = Evaluator(config)
         if not self.problems:
             raise UserError(f"data.train {config.data.train!r} has no problems in that split")
-        self.placement = placement or make_placement(config)
+        if placement is None and config.dist.backend != "local":
+            raise UserError(
+                f"dist.backend={config.dist.backend}: pass the placement, "
+                "Trainer(config, run_dir, mars2.cluster.make_placement(config))"
+            )
+        self.placement = placement or LocalPlacement(config)
         self.learners = self.placement.learners
         self.policies = self.placement.policies
         self.stream = ProblemStream(self.problems, config.seed)
@@ -133,23 +139,27 @@ class Trainer:
         started = time.perf_counter()
         before = dataclasses.replace(orchestrator.stats)
 
-        # 1. sample problems and grow one tree (or group of independent samples) per problem
+        # 1. sample problems and grow one tree (or group of independent samples) per problem;
+        # 2. credit assignment and dynamic filtering -> per-agent samples. Groups without
+        # signal are dropped, so more problems are rolled out until every trainable agent has
+        # `min_samples_per_agent` samples or `max_rollout_rounds` rounds ran. A round that
+        # completes a batch is used whole: its samples come from the current policy.
         results: list[TreeResult] = []
         samples: list[Sample] = []
-        kept = 0
-        for round_ in range(config.train.max_rollout_rounds):
+        kept = rounds = 0
+        while rounds == 0 or (
+            rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
+        ):
             problems = self.stream.take(config.train.problems_per_step)
-            seed = config.seed * 1_000_003 + step * 1_009 + round_ * 101
+            seed = config.seed * 1_000_003 + step * 1_009 + rounds * 101
             round_results = loop.run_until_complete(
-                orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{round_}/")
+                orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{rounds}/")
             )
             results += round_results
-            # 2. credit assignment and dynamic filtering -> per-agent samples
             round_samples, round_kept = to_samples(round_results, config)
             samples += round_samples
             kept += round_kept
-            if self._batches_full(samples):
-                break
+            rounds += 1
         self._save_trees(results, step + 1)
 
         # 3. update each trainable agent on the nodes it wrote, then push weights to its engine
@@ -176,9 +186,11 @@ class Trainer:
                 "train/reward/mean": _mean([r.reward for r in records]),
                 "train/pass_rate": _mean([float(r.passed) for r in records]),
                 "train/pass@n": summary["pass@n"],
+                "train/public_only_pass": sum(r.public_only_pass for r in records),
                 "train/nodes": len(records),
                 "train/kept": kept,
                 "train/samples": len(samples),
+                "train/rounds": rounds,
                 "time/generate": stats.generate_s - before.generate_s,
                 "time/execute": stats.execute_s - before.execute_s,
                 "time/learn": learn_s,
@@ -187,13 +199,27 @@ class Trainer:
             }
         )
         for agent_id, name in enumerate(self.names):
-            rewards = [r.reward for r in records if r.agent_id == agent_id]
-            metrics[f"train/reward/{name}"] = _mean(rewards)
+            written = [r for r in records if r.agent_id == agent_id]
+            metrics[f"train/reward/{name}"] = _mean([r.reward for r in written])
             metrics[f"train/share/{name}"] = summary["agents"][name]["share"]
+            metrics[f"train/truncated/{name}"] = _mean([float(r.truncated) for r in written])
+            if self.learners[agent_id] is not None:
+                got = sum(s.agent_id == agent_id for s in samples)
+                metrics[f"train/samples/{name}"] = got
+                metrics[f"train/starved/{name}"] = float(got == 0)
+                if got == 0:
+                    log.warning(
+                        "step %d: agent %s got no samples after %d rollout round(s) (every "
+                        "group it wrote had equal rewards): it takes no optimizer step",
+                        step + 1,
+                        name,
+                        rounds,
+                    )
         metrics["time/step"] = time.perf_counter() - started
         return metrics
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:
+        """Every trainable agent has `min_samples_per_agent` samples (the refill's one rule)."""
         need = self.config.train.min_samples_per_agent
         return all(
             learner is None or sum(s.agent_id == i for s in samples) >= need

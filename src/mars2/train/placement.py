@@ -3,8 +3,9 @@
 The Trainer asks a `Placement` for each agent's learner (None for a frozen agent), each agent's
 generation Policy, the sandbox, and to push a learner's new weights to its engines. The
 `LocalPlacement` keeps everything in this process (the `hf` engine generates with the learner's
-own model object); `mars2.dist.RayPlacement` puts learners, engines and sandbox workers in Ray
-actors. `make_placement` picks one from `config.dist.backend`.
+own model object); `mars2.cluster.RayPlacement` puts learners, engines and sandbox workers in Ray
+actors; `mars2.cluster.make_placement` picks one from `config.dist.backend` (the cluster
+package sits above train: train never imports it).
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from mars2.agents.base import Policy
-from mars2.config import Config, SandboxConfig
-from mars2.errors import UserError
+from mars2.config import Config
 from mars2.sandbox import Sandbox
 from mars2.types import ExecResult, Problem, Sample
 
@@ -98,24 +98,8 @@ class LocalPlacement:
             policy.sync_weights(self._local[agent_id].merged_state_dict())
 
     def sandbox(self) -> AbstractContextManager[Executor]:
-        return _local_sandbox(self.config.sandbox)
+        return Sandbox(self.config.sandbox)
 
     def close(self) -> None:
         for policy in self.policies:
             policy.close()
-
-
-def _local_sandbox(config: SandboxConfig) -> AbstractContextManager[Executor]:
-    sandbox: AbstractContextManager[Any] = Sandbox(config)
-    return sandbox
-
-
-def make_placement(config: Config) -> Placement:
-    """The placement `config.dist.backend` asks for (`ray` needs the `ray` extra)."""
-    if config.dist.backend == "local":
-        return LocalPlacement(config)
-    if config.dist.backend == "ray":
-        from mars2.dist import RayPlacement  # raises UserError when Ray is not installed
-
-        return RayPlacement(config)
-    raise UserError(f"dist.backend {config.dist.backend!r}: use local or ray")

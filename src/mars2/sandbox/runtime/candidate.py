@@ -13,31 +13,24 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .wire import (
-    _check_plain,
-    _exc_message,
-    _fork,
-    _recv,
-    _send,
-    _show_source,
-)
+from .common import check_plain, exc_message, fork, show_source
+from .protocol import SANDBOX_UID, Rpc, RunHeader, recv_message, send_message
 
 # `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
 # raise anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
 
 
-def _become_candidate(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
+def _become_candidate(header: RunHeader, workdir: str, n_tests: int) -> None:
     """Limits, clean environment and standard streams for a fresh candidate process."""
     os.setpgid(0, 0)  # its own process group (setsid would also make a new autogroup)
-    lim = hdr["limits"]
+    lim = header.limits
     mib = 2**20
-    cpu = int(lim["cpu_s"] * (n_tests + 1)) + 1
     for res, value in (
-        (resource.RLIMIT_AS, lim["memory_mb"] * mib),
-        (resource.RLIMIT_CPU, cpu),
-        (resource.RLIMIT_FSIZE, lim["max_file_mb"] * mib),
+        (resource.RLIMIT_AS, lim.memory_mb * mib),
+        (resource.RLIMIT_CPU, lim.cpu_limit_s(n_tests)),
+        (resource.RLIMIT_FSIZE, lim.max_file_mb * mib),
         (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_NPROC, lim["max_processes"] if lim["nproc"] else -1),
+        (resource.RLIMIT_NPROC, lim.max_processes if lim.nproc else -1),
     ):
         if value < 0:
             continue
@@ -45,10 +38,10 @@ def _become_candidate(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
             resource.setrlimit(res, (value, value))
     # Signal dispositions and the environment were set by the zygote (see
     # `zygote.candidate_defaults`): forks inherit them, and setting them here costs page faults.
-    if hdr.get("drop_uid") and os.geteuid() == 0:
+    if header.drop_uid and os.geteuid() == 0:
         os.setgroups([])
-        os.setgid(65534)
-        os.setuid(65534)
+        os.setgid(SANDBOX_UID)
+        os.setuid(SANDBOX_UID)
     os.chdir(workdir)
     sys.argv = ["solution.py"]
 
@@ -71,7 +64,7 @@ def standard_streams() -> None:
 
 def _load(code: str, name: str) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": name, "__builtins__": builtins}
-    _show_source("<solution>", code)
+    show_source("<solution>", code)
     exec(compile(code, "<solution>", "exec"), namespace)
     return namespace
 
@@ -86,7 +79,7 @@ def _describe(namespace: dict[str, Any]) -> list[tuple[str, str, Any]]:
             out.append((key, "module", str(getattr(value, "__name__", ""))))
         elif callable(value):
             out.append((key, "call", None))
-        elif _check_plain(value):
+        elif check_plain(value):
             out.append((key, "data", value))
     return out
 
@@ -100,34 +93,33 @@ def _target(namespace: dict[str, Any], name: str, functional: bool) -> Any:
     return namespace[name]
 
 
-def _candidate_rpc(hdr: dict[str, Any], sock: socket.socket) -> None:
+def _candidate_rpc(code: str, functional: bool, sock: socket.socket) -> None:
     """Load the code, then answer calls from the judge until it hangs up."""
     try:
-        namespace = _load(hdr["code"], "__solution__")
-        _send(sock, ("loaded", _describe(namespace)))
+        namespace = _load(code, "__solution__")
+        send_message(sock, (Rpc.LOADED, _describe(namespace)))
     except BaseException as err:  # noqa: BLE001
-        _send(sock, ("exc", *_exc_message(err)))
+        send_message(sock, (Rpc.EXC, *exc_message(err)))
         return
-    functional = hdr["style"] == "functional"
     while True:
-        _op, name, args, kwargs = _recv(sock)
+        _op, name, args, kwargs = recv_message(sock)
         try:
             value = _target(namespace, name, functional)(*args, **kwargs)
         except BaseException as err:  # noqa: BLE001
-            _send(sock, ("exc", *_exc_message(err)))
+            send_message(sock, (Rpc.EXC, *exc_message(err)))
             continue
         sys.stdout.flush()
-        if _check_plain(value):
-            _send(sock, ("ok", value))
+        if check_plain(value):
+            send_message(sock, (Rpc.OK, value))
         else:
-            _send(sock, ("bad", type(value).__name__, repr(value)[:300]))
+            send_message(sock, (Rpc.BAD, type(value).__name__, repr(value)[:300]))
 
 
-def _candidate_stdin(hdr: dict[str, Any], sock: socket.socket) -> int:
+def _candidate_stdin(code: str, sock: socket.socket) -> int:
     """Run the program as __main__ on the given stdin; report an uncaught exception."""
     status = 0
     try:
-        _load(hdr["code"], "__main__")
+        _load(code, "__main__")
     except SystemExit as err:
         if err.code is None or isinstance(err.code, int):
             status = err.code or 0
@@ -135,7 +127,7 @@ def _candidate_stdin(hdr: dict[str, Any], sock: socket.socket) -> int:
             sys.stderr.write(str(err.code) + "\n")
             status = 1
     except BaseException as err:  # noqa: BLE001
-        _send(sock, ("exc", *_exc_message(err)))
+        send_message(sock, (Rpc.EXC, *exc_message(err)))
         status = 1
     try:
         sys.stdout.flush()
@@ -144,17 +136,17 @@ def _candidate_stdin(hdr: dict[str, Any], sock: socket.socket) -> int:
     return status
 
 
-def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
-    _become_candidate(hdr, workdir, n_tests)
+def candidate_main(header: RunHeader, workdir: str, n_tests: int) -> None:
+    _become_candidate(header, workdir, n_tests)
     sock = socket.socket(fileno=3)
     status = 1
     try:
-        tag, code = _recv(sock)  # the judge sends the code first
-        hdr = {**hdr, "code": code if tag == "code" and isinstance(code, str) else ""}
-        if hdr["style"] == "stdin":
-            status = _candidate_stdin(hdr, sock)
+        tag, code = recv_message(sock)  # the judge sends the code first
+        code = code if tag == Rpc.CODE and isinstance(code, str) else ""
+        if header.style == "stdin":
+            status = _candidate_stdin(code, sock)
         else:
-            _candidate_rpc(hdr, sock)
+            _candidate_rpc(code, header.style == "functional", sock)
             status = 0
     except BaseException:  # noqa: BLE001
         status = 1
@@ -167,8 +159,8 @@ def candidate_main(hdr: dict[str, Any], workdir: str, n_tests: int) -> None:
 # what the tests expect, or what earlier candidates wrote.
 
 
-def _fork_candidate(
-    hdr: dict[str, Any],
+def fork_candidate(
+    header: RunHeader,
     workdir: str,
     n_tests: int,
     stdin_fd: int,
@@ -178,7 +170,7 @@ def _fork_candidate(
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     try:
-        pid = _fork(reap)
+        pid = fork(reap)
     except OSError:
         for fd in (out_r, out_w, err_r, err_w):
             os.close(fd)
@@ -190,7 +182,7 @@ def _fork_candidate(
             for src, dst in ((stdin_fd, 0), (out_w, 1), (err_w, 2), (rpc_cand.fileno(), 3)):
                 os.dup2(src, dst)
             os.closerange(4, 65536)
-            candidate_main(hdr, workdir, n_tests)
+            candidate_main(header, workdir, n_tests)
         finally:
             os._exit(1)
     os.close(stdin_fd)
@@ -210,12 +202,12 @@ def warm_up() -> None:
     for i in range(64):
         namespace = _load("def f(x):\n    return [x, {'k': (x, 'v')}]\n", "__solution__")
         described = _describe(namespace)
-        _send(ours, ("call", "f", (i,), {}))
-        _op, name, args, kwargs = _recv(theirs)
+        send_message(ours, (Rpc.CALL, "f", (i,), {}))
+        _op, name, args, kwargs = recv_message(theirs)
         value = _target(namespace, name, True)(*args, **kwargs)
-        _send(theirs, ("ok", value) if _check_plain(value) else ("bad",))
-        _recv(ours)
-        _check_plain(described)
-        _exc_message(ValueError(i))
+        send_message(theirs, (Rpc.OK, value) if check_plain(value) else (Rpc.BAD,))
+        recv_message(ours)
+        check_plain(described)
+        exc_message(ValueError(i))
     ours.close()
     theirs.close()

@@ -15,23 +15,39 @@ import os
 import select
 import signal
 import socket
-import struct
 import sys
 import time
 from typing import Any
 
-from .wire import (
+from .common import (
     ERROR_TAIL,
+    BadValue,
     CandidateError,
-    _BadValue,
-    _check_plain,
-    _Died,
-    _emit,
-    _OutputLimit,
-    _read_frame,
-    _show_source,
-    _Timeout,
-    _traceback_text,
+    Died,
+    OutputLimit,
+    TestTimeout,
+    check_plain,
+    show_source,
+    traceback_text,
+)
+from .protocol import (
+    ALARM_EARLY_S,
+    LENGTH,
+    RUN_DIED,
+    RUN_OK,
+    SWEEP_WAIT_S,
+    AssertTest,
+    Ctl,
+    Limits,
+    Rpc,
+    RunHeader,
+    TestReport,
+    ctl_message,
+    ctl_split,
+    emit,
+    pack_message,
+    read_run,
+    run_request,
 )
 
 # `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
@@ -60,11 +76,11 @@ class _Cand:
 class Judge:
     """Runs the tests of one run against fresh candidate processes forked by the zygote."""
 
-    def __init__(self, hdr: dict[str, Any], ctl: socket.socket, code: str) -> None:
-        self.hdr = hdr
+    def __init__(self, header: RunHeader, ctl: socket.socket, code: str) -> None:
+        self.header = header
         self.code = code
         self.ctl = ctl
-        self.limits: dict[str, Any] = hdr["limits"]
+        self.limits: Limits = header.limits
         self.cand: _Cand | None = None
         self.exits: dict[int, int] = {}
         self.deadline = 0.0
@@ -79,32 +95,33 @@ class Judge:
             os.lseek(memfd, 0, os.SEEK_SET)
             fds = [memfd]
         try:
-            socket.send_fds(self.ctl, [b"spawn %d" % n_tests], fds)
+            socket.send_fds(self.ctl, [ctl_message(Ctl.SPAWN, n_tests)], fds)
         except OSError:
-            raise _Died(None, "the sandbox's zygote is gone (killed by a candidate?)") from None
+            raise Died(None, "the sandbox's zygote is gone (killed by a candidate?)") from None
         finally:
             for fd in fds:
                 os.close(fd)
         while True:
             remaining = self.deadline - time.monotonic()
             if remaining <= 0 or not select.select([self.ctl], [], [], remaining)[0]:
-                raise _Timeout
+                raise TestTimeout
             spawned = self._on_ctl()
             if spawned is not None:
                 cand = self.cand = _Cand(*spawned)
-                self._send(cand, ("code", self.code))
+                self._send(cand, (Rpc.CODE, self.code))
                 return cand
 
     def _on_ctl(self) -> tuple[int, list[int]] | None:
-        msg, fds, _flags, _addr = socket.recv_fds(self.ctl, 256, 3)
+        msg, fds, _flags, _addr = socket.recv_fds(self.ctl, Ctl.MAX_REPLY, 3)
         if not msg:
-            raise _Died(None)
-        words = msg.split()
-        if words[0] == b"failed":
-            raise _Died(None, "could not start a candidate process: " + msg[7:].decode())
-        if words[0] == b"spawned":
-            return int(words[1]), fds
-        pid, status = int(words[1]), int(words[2])
+            raise Died(None)
+        verb, rest = ctl_split(msg)
+        if verb == Ctl.FAILED:
+            raise Died(None, "could not start a candidate process: " + rest.decode())
+        if verb == Ctl.SPAWNED:
+            return int(rest), fds
+        assert verb == Ctl.EXIT, msg
+        pid, status = map(int, rest.split())
         self.exits[pid] = status
         if self.cand is not None and self.cand.pid == pid:
             self.cand.status = status
@@ -131,16 +148,16 @@ class Judge:
             if until == "exit" and done:
                 return None
             if until == "reply" and cand.status is not None and "rpc" not in cand.open.values():
-                raise _Died(cand.status)
+                raise Died(cand.status)
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
-                raise _Timeout
+                raise TestTimeout
             watch = [self.ctl.fileno(), *cand.open]
             ready, _, _ = select.select(watch, [], [], remaining)
             for fd in ready:
                 if fd == self.ctl.fileno():
                     if self._on_ctl() is not None:
-                        raise _Died(None)
+                        raise Died(None)
                 else:
                     self._read(cand, fd)
 
@@ -157,56 +174,58 @@ class Judge:
             self._frames(cand)
             return
         cand.printed += len(data)
-        if cand.printed > self.limits["max_output_bytes"]:
-            raise _OutputLimit
-        if kind == "out" and self.hdr["style"] == "stdin":
+        if cand.printed > self.limits.max_output_bytes:
+            raise OutputLimit
+        if kind == "out" and self.header.style == "stdin":
             cand.stdout += data
         elif kind == "err":
             cand.err_tail = (cand.err_tail + data)[-ERROR_TAIL:]
 
     def _frames(self, cand: _Cand) -> None:
-        while len(cand.buffer) >= 4:
-            (n,) = struct.unpack(">I", cand.buffer[:4])
-            if n > max(self.limits["max_output_bytes"], 1 << 20):
-                raise _OutputLimit
-            if len(cand.buffer) < 4 + n:
+        head = LENGTH.size
+        while len(cand.buffer) >= head:
+            (n,) = LENGTH.unpack(cand.buffer[:head])
+            if n > max(self.limits.max_output_bytes, 1 << 20):
+                raise OutputLimit
+            if len(cand.buffer) < head + n:
                 return
-            raw, cand.buffer = bytes(cand.buffer[4 : 4 + n]), cand.buffer[4 + n :]
+            raw, cand.buffer = bytes(cand.buffer[head : head + n]), cand.buffer[head + n :]
             try:
                 message = marshal.loads(raw)
             except (ValueError, EOFError, TypeError):
-                message = ("garbage",)
-            cand.frames.append(message if _check_plain(message) else ("garbage",))
+                message = (Rpc.GARBAGE,)
+            cand.frames.append(message if check_plain(message) else (Rpc.GARBAGE,))
 
     # -- calling into the candidate ------------------------------------------------------------
-    def _send(self, cand: _Cand, message: Any) -> None:
+    def _send(self, cand: _Cand, message: tuple[Any, ...]) -> None:
         """One framed marshal message to the candidate before the test's deadline."""
-        data = marshal.dumps(message)
+        data = pack_message(message)
         cand.rpc.settimeout(max(self.deadline - time.monotonic(), 0.001))
         try:
-            cand.rpc.sendall(struct.pack(">I", len(data)) + data)
+            cand.rpc.sendall(data)
         except TimeoutError:
-            raise _Timeout from None
+            raise TestTimeout from None
         except OSError:
-            raise _Died(cand.status) from None  # None for a candidate not yet reported dead
+            raise Died(cand.status) from None  # None for a candidate not yet reported dead
 
     def call(self, name: str, args: Any, kwargs: Any) -> Any:
         cand = self.cand
         if cand is None:
-            raise _Died(None)
-        if not _check_plain((args, kwargs)):
+            raise Died(None)
+        if not check_plain((args, kwargs)):
             raise TypeError("only plain data can be passed to the candidate's functions")
-        self._send(cand, ("call", name, tuple(args), dict(kwargs)))
+        self._send(cand, (Rpc.CALL, name, tuple(args), dict(kwargs)))
         reply = self.pump(cand, "reply")
-        return self._unwrap(reply)
+        return self.unwrap(reply)
 
-    def _unwrap(self, reply: Any) -> Any:
+    def unwrap(self, reply: Any) -> Any:
+        """The value of an OK reply; a candidate's exception (or a bad reply) raised here."""
         tag = reply[0] if isinstance(reply, tuple) and reply else None
-        if tag == "ok" and len(reply) == 2:
+        if tag == Rpc.OK and len(reply) == 2:
             return reply[1]
-        if tag == "bad" and len(reply) == 3:
-            raise _BadValue(f"returned {reply[1]!s} {reply[2]!s}, not plain data")
-        if tag == "exc" and len(reply) == 4 and all(isinstance(x, str) for x in reply[1:]):
+        if tag == Rpc.BAD and len(reply) == 3:
+            raise BadValue(f"returned {reply[1]!s} {reply[2]!s}, not plain data")
+        if tag == Rpc.EXC and len(reply) == 4 and all(isinstance(x, str) for x in reply[1:]):
             self.last_exc = reply[1]
             kind = getattr(builtins, reply[1], None)
             err: Exception = CandidateError(f"{reply[1]}: {reply[2]}")
@@ -215,7 +234,7 @@ class Judge:
                     err = kind(reply[2])
             err.candidate_tb = reply[3]  # type: ignore[attr-defined]
             raise err
-        raise _Died(None)
+        raise Died(None)
 
     def proxy(self, name: str) -> Any:
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -236,38 +255,38 @@ def _signal_verdict(status: int) -> tuple[str, str]:
 
 def _exc_verdict(judge: Judge, err: BaseException) -> tuple[str, str]:
     """Verdict and detail for an exception that ended a test."""
-    if isinstance(err, _Timeout):
+    if isinstance(err, TestTimeout):
         return "timeout", "timed out"
-    if isinstance(err, _OutputLimit):
+    if isinstance(err, OutputLimit):
         return "output_limit", "output limit exceeded"
-    if isinstance(err, _Died):
+    if isinstance(err, Died):
         if err.status is not None:
             return _signal_verdict(err.status)
         return "error", err.detail
-    tb = _traceback_text(err)
+    tb = traceback_text(err)
     if isinstance(err, MemoryError) or judge.last_exc == "MemoryError":
         return "memory", tb
     if isinstance(err, AssertionError):
         return "wrong", tb
-    if isinstance(err, _BadValue):
+    if isinstance(err, BadValue):
         return "wrong", str(err)
     return "error", tb
 
 
 def _result(i: int, verdict: str, start: float, **extra: Any) -> None:
-    _emit({"ev": "test", "i": i, "verdict": verdict, "time": time.monotonic() - start, **extra})
+    emit(TestReport(i, verdict, time.monotonic() - start, **extra))
 
 
 def _load_candidate(judge: Judge, remaining: int) -> dict[str, Any] | tuple[str, str]:
     """A fresh candidate with the code loaded: its namespace for the judge, or why it failed."""
-    judge.deadline = time.monotonic() + judge.limits["timeout_s"]
+    judge.deadline = judge.limits.test_deadline(time.monotonic())
     judge.last_exc = ""
     try:
         cand = judge.spawn(remaining)
         reply = judge.pump(cand, "reply")
-        if isinstance(reply, tuple) and reply and reply[0] == "loaded":
+        if isinstance(reply, tuple) and reply and reply[0] == Rpc.LOADED:
             return _namespace(judge, reply[1])
-        judge._unwrap(reply)
+        judge.unwrap(reply)
         return "error", "the candidate sent a malformed reply"
     except BaseException as err:  # noqa: BLE001
         judge.kill()
@@ -292,10 +311,10 @@ def _namespace(judge: Judge, described: Any) -> dict[str, Any]:
     return namespace
 
 
-def _run_one(judge: Judge, style: str, test: Any, namespace: dict[str, Any]) -> dict[str, Any]:
-    """One functional or assert test against the current candidate."""
-    if style == "functional":
-        value = judge.call(judge.hdr["fn_name"], test, {})
+def _run_one(judge: Judge, test: Any, namespace: dict[str, Any]) -> dict[str, Any]:
+    """One functional or assert test against the current candidate: `TestReport` fields."""
+    if judge.header.style == "functional":
+        value = judge.call(judge.header.fn_name or "", test, {})
         try:
             return {"verdict": "ran", "value": json.loads(json.dumps(value))}
         except (TypeError, ValueError):
@@ -304,20 +323,21 @@ def _run_one(judge: Judge, style: str, test: Any, namespace: dict[str, Any]) -> 
     return {"verdict": "pass"}
 
 
-def _test_program(test: Any) -> Any:
+def _test_program(raw: Any) -> Any:
     """An assert test's code object: compiled by the host (marshal, base64) or from source."""
-    source = test.get("src", "") if isinstance(test, dict) else str(test)
-    _show_source("<test>", source)
-    if isinstance(test, dict) and test.get("bin"):
-        return marshal.loads(base64.b64decode(test["bin"]))
-    return compile(source, "<test>", "exec")
+    test = AssertTest.from_dict(raw)
+    show_source("<test>", test.src)
+    if test.bin:
+        return marshal.loads(base64.b64decode(test.bin))
+    return compile(test.src, "<test>", "exec")
 
 
 _alarm_at = [math.inf]  # when our own per-test timer is due
 
 
-def _arm(seconds: float) -> None:
-    _alarm_at[0] = time.monotonic() + seconds - 0.02  # slack: the timer must always count
+def _arm(limits: Limits) -> None:
+    seconds = limits.alarm_s()
+    _alarm_at[0] = time.monotonic() + seconds - ALARM_EARLY_S
     signal.setitimer(signal.ITIMER_REAL, seconds)
 
 
@@ -330,18 +350,18 @@ def _on_alarm(signum: int, frame: Any) -> None:
     """SIGALRM ends the test only when our timer is due: any process of the run can send
     SIGALRM to the judge, and one sent early must not interrupt the judge's own code."""
     if time.monotonic() >= _alarm_at[0]:
-        raise _Timeout
+        raise TestTimeout
 
 
 def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
     """functional / assert: one candidate process serves tests in order until it fails."""
-    style = judge.hdr["style"]
+    assert_style = judge.header.style == "assert"
     namespace: dict[str, Any] | None = None
     signal.signal(signal.SIGALRM, _on_alarm)
     for i, raw in enumerate(tests):
         start = time.monotonic()
         try:
-            test = _test_program(raw) if style == "assert" else raw
+            test = _test_program(raw) if assert_style else raw
         except (SyntaxError, ValueError, TypeError, EOFError) as err:
             _result(i, "infra", start, detail=f"the test program does not compile: {err}")
             continue
@@ -352,15 +372,15 @@ def run_rpc_tests(judge: Judge, tests: list[Any]) -> None:
                     _result(j, loaded[0], start, detail=loaded[1], load=True)
                 return
             namespace = loaded
-        judge.deadline = time.monotonic() + judge.limits["timeout_s"]
+        judge.deadline = judge.limits.test_deadline(time.monotonic())
         judge.last_exc = ""
-        _arm(judge.limits["timeout_s"] + 0.05)
+        _arm(judge.limits)
         try:
-            outcome = _run_one(judge, style, test, namespace or {})
+            outcome = _run_one(judge, test, namespace or {})
         except BaseException as err:  # noqa: BLE001
             _disarm()
             verdict, detail = _exc_verdict(judge, err)
-            if isinstance(err, _Timeout | _OutputLimit | _Died):
+            if isinstance(err, TestTimeout | OutputLimit | Died):
                 judge.kill()
             outcome = {"verdict": verdict, "detail": detail}
         _disarm()
@@ -371,7 +391,7 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
     """stdin: a fresh candidate process per test, fed the input, its stdout captured."""
     for i, test in enumerate(tests):
         start = time.monotonic()
-        judge.deadline = start + judge.limits["timeout_s"]
+        judge.deadline = judge.limits.test_deadline(start)
         data = test.encode("utf-8", "surrogatepass") if isinstance(test, str) else b""
         try:
             cand = judge.spawn(1, data)
@@ -383,7 +403,7 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
             continue
         judge.kill()
         assert cand.status is not None
-        exc = [f for f in cand.frames if isinstance(f, tuple) and f and f[0] == "exc"]
+        exc = [f for f in cand.frames if isinstance(f, tuple) and f and f[0] == Rpc.EXC]
         if exc and len(exc[0]) == 4:
             verdict = "memory" if exc[0][1] == "MemoryError" else "error"
             _result(i, verdict, start, detail=str(exc[0][3]))
@@ -398,15 +418,12 @@ def run_stdin_tests(judge: Judge, tests: list[Any]) -> None:
 def judge_run(ctl: socket.socket, zygote: int) -> str:
     """One run: read its frames (header, code, tests) from the host on fd 0, have the zygote
     prepare it, drive candidates through the tests, then have the zygote sweep. The status says
-    whether this worker can go on ("ok") or must end ("died")."""
-    hdr = _read_frame(0)
-    code = _read_frame(0)["code"]
-    tests = _read_frame(0)["tests"]
-    judge = Judge(hdr, ctl, code if isinstance(code, str) else "")
-    setup = {k: hdr[k] for k in ("style", "limits", "own_pidns", "own_tmp", "drop_uid", "tmp_base")}
+    whether this worker can go on (RUN_OK) or must end (RUN_DIED)."""
+    header, code, tests = read_run(0)
+    judge = Judge(header, ctl, code)
     try:
-        ctl.send(b"run " + json.dumps(setup).encode())
-        if hdr["style"] == "stdin":
+        ctl.send(run_request(header))
+        if header.style == "stdin":
             run_stdin_tests(judge, tests)
         else:
             run_rpc_tests(judge, tests)
@@ -418,20 +435,20 @@ def judge_run(ctl: socket.socket, zygote: int) -> str:
         # run left cannot interrupt us while the zygote sweeps.
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
         judge.kill()
-    return "ok" if _swept(ctl, zygote) else "died"
+    return RUN_OK if _swept(ctl, zygote) else RUN_DIED
 
 
 def _swept(ctl: socket.socket, zygote: int) -> bool:
     """Ask the zygote to kill what the run left and wipe its files; False when it does not."""
     with contextlib.suppress(OSError):
         os.kill(zygote, signal.SIGCONT)  # a candidate may have stopped it
-        ctl.send(b"end")
-        deadline = time.monotonic() + 10.0
+        ctl.send(Ctl.END)
+        deadline = time.monotonic() + SWEEP_WAIT_S
         while (remaining := deadline - time.monotonic()) > 0:
             if not select.select([ctl], [], [], remaining)[0]:
                 return False
-            msg = ctl.recv(256)
-            if msg == b"clean":
+            msg = ctl.recv(Ctl.MAX_REPLY)
+            if msg == Ctl.CLEAN:
                 return True
             if not msg:
                 return False

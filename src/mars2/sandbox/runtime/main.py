@@ -13,8 +13,9 @@ import sys
 import traceback
 
 from .candidate import warm_up
+from .common import ERROR_TAIL, fork, no_dump
 from .judge import judge_run
-from .wire import ERROR_TAIL, _emit, _fork, _no_dump
+from .protocol import RUN_DIED, RUN_OK, Done, Infra, Ready, emit
 from .zygote import zygote_main
 
 # Not tempfile: with shutil it maps bz2, lzma and zlib, which makes every fork dearer.
@@ -25,7 +26,7 @@ def worker_main(cpu: int | None = None) -> None:
     if cpu is not None:  # before the zygote is forked: it and every candidate inherit it
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {cpu})
-    _no_dump()
+    no_dump()
     # `python -S` skips `site`, which defines exit() and quit(); programs do call them.
     builtins.exit = builtins.quit = sys.exit  # type: ignore[assignment]
     for name in PRELOAD.split():
@@ -37,7 +38,7 @@ def worker_main(cpu: int | None = None) -> None:
     # Objects that exist now are never collected: forks then leave their pages shared instead
     # of touching them in a collection (cheaper forks).
     gc.freeze()
-    zygote = _fork()
+    zygote = fork()
     if zygote == 0:
         try:
             ctl.close()
@@ -46,7 +47,7 @@ def worker_main(cpu: int | None = None) -> None:
             os._exit(0)
     ctl_zygote.close()
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (prints of test programs go nowhere)
-    _emit({"ev": "ready", "pid": os.getpid(), "uid": os.getuid(), "zygote": zygote})
+    emit(Ready(os.getpid(), os.getuid(), zygote))
     while True:
         try:
             status = judge_run(ctl, zygote)
@@ -56,8 +57,8 @@ def worker_main(cpu: int | None = None) -> None:
                 os.waitpid(zygote, 0)
             os._exit(0)
         except BaseException:  # noqa: BLE001
-            _emit({"ev": "infra", "detail": traceback.format_exc()[-ERROR_TAIL:]})
-            status = "died"
-        _emit({"ev": "done", "status": status})
-        if status != "ok":
+            emit(Infra(traceback.format_exc()[-ERROR_TAIL:]))
+            status = RUN_DIED
+        emit(Done(status))
+        if status != RUN_OK:
             os._exit(1)

@@ -6,16 +6,25 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import json
 import os
 import select
 import signal
 import socket
 import time
-from typing import Any
 
-from .candidate import _fork_candidate, standard_streams
-from .wire import _on_alarm, _Timeout
+from .candidate import fork_candidate, standard_streams
+from .common import TestTimeout
+from .protocol import (
+    REAP_WAIT_S,
+    RUN_DIR,
+    SANDBOX_UID,
+    Ctl,
+    RunHeader,
+    ctl_message,
+    ctl_split,
+    parse_run_request,
+    remove_tree,
+)
 
 # `except BaseException` (noqa: BLE001) is deliberate in the sandbox runtime: candidate code can
 # raise anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
@@ -44,12 +53,12 @@ def _leftovers() -> bool:
             return True
 
 
-def _sweep(hdr: dict[str, Any]) -> None:
+def _sweep(header: RunHeader) -> None:
     """Kill every process the run left. In our own pid namespace (the judge is pid 1, which
     kill(-1) spares) that is everyone but the judge and us."""
     if not _leftovers():
         return
-    if not (hdr["own_pidns"] and os.getppid() == 1):
+    if not (header.own_pidns and os.getppid() == 1):
         # No namespace of our own: kill(-1) would reach the host. Kill our children (orphans
         # included) by pid and group; the host also kills what is left in the pids cgroup.
         _kill_children()
@@ -58,7 +67,7 @@ def _sweep(hdr: dict[str, Any]) -> None:
     # orphans are re-parented to us (the subreaper), so reaping until ECHILD empties the run.
     with contextlib.suppress(OSError):
         os.kill(-1, signal.SIGKILL)
-    _reap_for(2.0)
+    _reap_for(REAP_WAIT_S)
     me = os.getpid()
     for _ in range(1000):  # belt and braces: whatever is still listed in /proc
         if not _others(me):
@@ -86,13 +95,17 @@ def _kill_children() -> None:
         time.sleep(0.002)
 
 
+def _on_alarm(signum: int, frame: object) -> None:
+    raise TestTimeout
+
+
 def _reap_for(seconds: float) -> None:
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         while True:
             os.waitpid(-1, 0)
-    except (ChildProcessError, _Timeout):
+    except (ChildProcessError, TestTimeout):
         pass
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -120,40 +133,12 @@ def _others(me: int) -> list[int]:
     return [int(n) for n in os.listdir("/proc") if n.isdigit() and int(n) not in (1, me)]
 
 
-def remove_tree(path: str) -> None:
-    """Remove a file or a tree a run left, also one it made read-only (its owner is our uid, or
-    we are root); call it once nothing of the run is alive to race with. The host uses it too,
-    for the directory of a worker it killed."""
-    if not os.path.isdir(path) or os.path.islink(path):
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        return
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o700)
-    for root, dirs, _files in os.walk(path):
-        for name in dirs:
-            sub = os.path.join(root, name)
-            if not os.path.islink(sub):
-                with contextlib.suppress(OSError):
-                    os.chmod(sub, 0o700)
-    for root, dirs, files in os.walk(path, topdown=False):
-        for name in files:
-            with contextlib.suppress(OSError):
-                os.unlink(os.path.join(root, name))
-        for name in dirs:
-            sub = os.path.join(root, name)
-            with contextlib.suppress(OSError):
-                (os.unlink if os.path.islink(sub) else os.rmdir)(sub)
-    with contextlib.suppress(OSError):
-        os.rmdir(path)
-
-
-def _clean_tmp(hdr: dict[str, Any], workdir: str) -> None:
+def _clean_tmp(header: RunHeader, workdir: str) -> None:
     try:
         os.rmdir(workdir)  # the common case: the run wrote nothing there
     except OSError:
         remove_tree(workdir)
-    if hdr["own_tmp"]:
+    if header.own_tmp:
         for name in os.listdir("/tmp"):
             remove_tree(os.path.join("/tmp", name))
 
@@ -172,17 +157,17 @@ def _fresh_dir(base: str) -> str:
 class _Run:
     """The zygote's side of one run: its header, working directory and live candidates."""
 
-    def __init__(self, hdr: dict[str, Any]) -> None:
-        self.hdr = hdr
+    def __init__(self, header: RunHeader) -> None:
+        self.header = header
         # `tmp_base` is private to this worker (bubblewrap's /tmp, else the worker's own
         # directory) and each run's directory goes after the run: the name is free.
-        self.workdir = os.path.join(hdr["tmp_base"], "run")
+        self.workdir = os.path.join(header.tmp_base, RUN_DIR)
         try:
             os.mkdir(self.workdir, 0o700)
         except OSError:
-            self.workdir = _fresh_dir(hdr["tmp_base"])
-        if hdr.get("drop_uid") and os.geteuid() == 0:
-            os.chown(self.workdir, 65534, 65534)
+            self.workdir = _fresh_dir(header.tmp_base)
+        if header.drop_uid and os.geteuid() == 0:
+            os.chown(self.workdir, SANDBOX_UID, SANDBOX_UID)
         self.live: dict[int, int] = {}  # pidfd -> pid of candidates
         self.statuses: dict[int, int] = {}  # exit statuses reaped early (by `reap`)
         candidate_defaults(self.workdir)
@@ -203,15 +188,17 @@ class _Run:
         stdin_fd = fds[0] if fds else os.open(os.devnull, os.O_RDONLY)
         self.reap()
         try:
-            pid, pidfd, ends = _fork_candidate(self.hdr, self.workdir, n_tests, stdin_fd, self.reap)
+            pid, pidfd, ends = fork_candidate(
+                self.header, self.workdir, n_tests, stdin_fd, self.reap
+            )
         except OSError as err:  # e.g. the process limit, held by the run's own processes
             os.close(stdin_fd)
             with contextlib.suppress(OSError):
-                ctl.send(b"failed " + str(err).encode()[:200])
+                ctl.send(ctl_message(Ctl.FAILED, str(err).encode()[:200]))
             return
         self.live[pidfd] = pid
         with contextlib.suppress(OSError):
-            socket.send_fds(ctl, [b"spawned %d" % pid], ends)
+            socket.send_fds(ctl, [ctl_message(Ctl.SPAWNED, pid)], ends)
         for end in ends:
             os.close(end)
 
@@ -222,7 +209,7 @@ class _Run:
         if status is None:
             _, status = os.waitpid(pid, 0)
         with contextlib.suppress(OSError):
-            ctl.send(b"exit %d %d" % (pid, status))
+            ctl.send(ctl_message(Ctl.EXIT, pid, status))
 
     def end(self) -> None:
         for pidfd, pid in self.live.items():
@@ -233,8 +220,8 @@ class _Run:
                 os.waitpid(pid, 0)
             os.close(pidfd)
         self.live.clear()
-        _sweep(self.hdr)
-        _clean_tmp(self.hdr, self.workdir)
+        _sweep(self.header)
+        _clean_tmp(self.header, self.workdir)
 
 
 def zygote_main(ctl: socket.socket) -> None:
@@ -255,15 +242,15 @@ def zygote_main(ctl: socket.socket) -> None:
                 if run is not None and fd in run.live:  # not closed by an "end" just served
                     run.exited(ctl, fd)
                 continue
-            msg, fds, _flags, _addr = socket.recv_fds(ctl, 1 << 16, 1)
-            verb, _, rest = msg.partition(b" ")
+            msg, fds, _flags, _addr = socket.recv_fds(ctl, Ctl.MAX_REQUEST, 1)
+            verb, rest = ctl_split(msg)
             if not msg:
                 os._exit(0)
-            if verb == b"run":
-                run = _Run(json.loads(rest))
-            elif verb == b"spawn" and run is not None:
+            if verb == Ctl.RUN:
+                run = _Run(parse_run_request(rest))
+            elif verb == Ctl.SPAWN and run is not None:
                 run.spawn(ctl, int(rest), fds)
-            elif verb == b"end" and run is not None:
+            elif verb == Ctl.END and run is not None:
                 run.end()
                 run = None
-                ctl.send(b"clean")
+                ctl.send(Ctl.CLEAN)

@@ -16,21 +16,21 @@ from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mars2.agents.base import Policy
-from mars2.config import AgentConfig, Config
-from mars2.dist.actors import EngineActor, LearnerActor, SandboxActor
-from mars2.dist.cluster import connect, get, require_ray
-from mars2.dist.proxies import EnginePool, LearnerHandle, SandboxPool
+from mars2.cluster.actors import EngineActor, LearnerActor, SandboxActor
+from mars2.cluster.connection import connect, get, require_ray
+from mars2.cluster.proxies import EnginePool, LearnerHandle, SandboxPool
+from mars2.cluster.resources import AgentActors, agent_actors, check_fits, cpus_per_actor
+from mars2.config import Config
 from mars2.errors import InfraError
-from mars2.train.placement import Executor, LearnerLike, _local_sandbox
+from mars2.sandbox import Sandbox
+
+if TYPE_CHECKING:  # the Trainer's seam, for annotations only: this package never imports train
+    from mars2.train.placement import Executor, LearnerLike
 
 log = logging.getLogger(__name__)
-
-
-def _bundle(cpus: float, gpus: float) -> dict[str, float]:
-    return {"CPU": cpus, "GPU": gpus} if gpus > 0 else {"CPU": cpus}
 
 
 class RayPlacement:
@@ -47,6 +47,7 @@ class RayPlacement:
         self._groups: list[Any] = []
         self._connected = connect(self.dist)
         try:
+            self.cpus = self._fit()
             self._start()
         except BaseException:
             self.close()
@@ -54,17 +55,32 @@ class RayPlacement:
 
     # ------------------------------------------------------------------ building
 
+    def _fit(self) -> float:
+        """CPUs per actor (`auto` resolved); a UserError, before anything is placed, when the
+        run can never fit this cluster (only a run that could fit later waits for it)."""
+        total = {k: float(v) for k, v in self.ray.cluster_resources().items()}
+        nodes = [
+            {k: float(v) for k, v in node["Resources"].items()}
+            for node in self.ray.nodes()
+            if node.get("Alive", True)
+        ]
+        cpus = cpus_per_actor(self.config, total, nodes)
+        check_fits(self.config, cpus, total, nodes)
+        log.info("ray: %g CPUs per actor (dist.cpus_per_actor=%s)", cpus, self.dist.cpus_per_actor)
+        return cpus
+
     def _start(self) -> None:
         from mars2.agents import load_policy, load_tokenizer
 
         ready: list[Any] = []
+        placed = {actors.agent_id: actors for actors in agent_actors(self.config)}
         for i, agent in enumerate(self.config.agents):
             name = self.config.agent_name(i)
             if agent.backend == "openai":  # an HTTP client: nothing to place
                 self.learners.append(None)
                 self.policies.append(load_policy(agent, seed=self.config.seed + i))
                 continue
-            group, where = self._group(i, agent)
+            group, where = self._group(placed[i])
             if agent.trainable:
                 options = self._actor(
                     LearnerActor, group, where.pop(0), self.dist.gpus_per_learner, 0
@@ -92,35 +108,31 @@ class RayPlacement:
             )
         get(ready, self.dist.timeout_s, "starting the learner and engine actors")
 
-    def _group(self, agent_id: int, agent: AgentConfig) -> tuple[Any, list[int]]:
+    def _group(self, actors: AgentActors) -> tuple[Any, list[int]]:
         """The agent's placement group, and the bundle index of each of its actors (learner
-        first, when it trains, then the engines)."""
+        first, when it trains, then the engines). Waits up to `dist.timeout_s` for resources
+        that other work holds now (a layout that can never fit was refused by `_fit`)."""
         from ray.util.placement_group import placement_group
 
-        gpus = [self.dist.gpus_per_learner] if agent.trainable else []
-        gpus += [self.dist.gpus_per_engine] * self.dist.engines_per_agent
-        cpus = self.dist.cpus_per_actor
-        if sum(gpus) <= 1:  # one bundle: the agent's actors share a node and (at most) one GPU
-            bundles, where = [_bundle(cpus * len(gpus), sum(gpus))], [0] * len(gpus)
-        else:
-            bundles, where = [_bundle(cpus, g) for g in gpus], list(range(len(gpus)))
-        group = placement_group(bundles, strategy="PACK", name=f"mars2-agent{agent_id}")
+        bundles = actors.bundles(self.cpus)
+        group = placement_group(bundles, strategy="PACK", name=f"mars2-agent{actors.agent_id}")
         self._groups.append(group)
         ready, _ = self.ray.wait([group.ready()], timeout=self.dist.timeout_s)
         if not ready:
             raise InfraError(
-                f"agent {self.config.agent_name(agent_id)}: the cluster cannot hold its placement "
-                f"group {bundles} within dist.timeout_s={self.dist.timeout_s:g} s (cluster: "
-                f"{self.ray.cluster_resources()}); lower dist.cpus_per_actor / gpus_per_* or add "
-                "nodes"
+                f"agent {self.config.agent_name(actors.agent_id)}: the cluster could hold its "
+                f"placement group {bundles} but did not free the resources within "
+                f"dist.timeout_s={self.dist.timeout_s:g} s (cluster now: "
+                f"{self.ray.available_resources()} free of {self.ray.cluster_resources()}); "
+                "wait for other jobs to finish, or lower dist.cpus_per_actor / gpus_per_*"
             )
-        return group, where
+        return group, actors.where()
 
     def _actor(self, cls: type, group: Any, bundle: int, gpus: float, restarts: int) -> Any:
         from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
 
         return self.ray.remote(cls).options(
-            num_cpus=self.dist.cpus_per_actor,
+            num_cpus=self.cpus,
             num_gpus=gpus,
             max_restarts=restarts,
             max_task_retries=restarts,
@@ -142,9 +154,9 @@ class RayPlacement:
 
     def sandbox(self) -> AbstractContextManager[Executor]:
         if self.dist.sandbox_actors == 0:
-            return _local_sandbox(self.config.sandbox)
+            return Sandbox(self.config.sandbox)
         cls = self.ray.remote(SandboxActor).options(
-            num_cpus=self.dist.cpus_per_actor,
+            num_cpus=self.cpus,
             max_concurrency=self.config.sandbox.workers,
             max_restarts=self.dist.max_restarts,
             max_task_retries=self.dist.max_restarts,

@@ -41,6 +41,12 @@ def connect(dist: DistConfig) -> bool:
         raise InfraError(
             f"dist.address={dist.address!r}: cannot reach a Ray cluster: {err}"
         ) from err
+    except Exception as err:  # Ray raises a plain Exception when a local node fails to start
+        raise InfraError(
+            f"dist.address={dist.address!r}: Ray did not start: {_first_line(err)}; on a busy "
+            "machine try again, or start a cluster once (`ray start --head`) and set "
+            "dist.address=auto"
+        ) from err
     log.info("ray cluster resources: %s", ray.cluster_resources())
     return True
 

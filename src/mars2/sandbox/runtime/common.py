@@ -1,15 +1,12 @@
-"""Shared pieces of the sandbox runtime: framing, plain-data checks, the exceptions that end a test."""
+"""Shared pieces of the code that runs inside the sandbox: plain-data checks, the exceptions that
+end a test, traceback text, forking. The message formats are in `protocol`."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import json
 import linecache
-import marshal
 import os
-import socket
-import struct
 import time
 import traceback
 from collections.abc import Callable
@@ -19,19 +16,18 @@ from typing import Any
 # raise anything, SystemExit and KeyboardInterrupt included, and each must become a verdict.
 
 PLAIN = (type(None), bool, int, float, complex, str, bytes)
-MAX_FRAME = 64 * 2**20
 ERROR_TAIL = 1500
 
 
-class _Timeout(BaseException):
+class TestTimeout(BaseException):
     """The per-test wall clock ran out (raised in the judge, never caught by test programs)."""
 
 
-class _OutputLimit(BaseException):
+class OutputLimit(BaseException):
     """The candidate printed more than allowed."""
 
 
-class _Died(BaseException):
+class Died(BaseException):
     """The candidate process ended without answering."""
 
     def __init__(self, status: int | None, detail: str = "the candidate process died") -> None:
@@ -44,37 +40,13 @@ class CandidateError(Exception):
     """An exception raised by candidate code whose type is not a builtin one."""
 
 
-def _no_dump() -> None:
+def no_dump() -> None:
     """PR_SET_DUMPABLE=0: same-uid processes (the candidate) cannot ptrace us or open our fds."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
 
 
-def _emit(event: dict[str, Any]) -> None:
-    data = (json.dumps(event) + "\n").encode()
-    while data:
-        data = data[os.write(1, data) :]
-
-
-def _read_exact(fd: int, n: int) -> bytes:
-    chunks: list[bytes] = []
-    while n:
-        chunk = os.read(fd, min(n, 1 << 20))
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
-
-
-def _read_frame(fd: int) -> Any:
-    head = _read_exact(fd, 6)
-    if head[:2] != b"M2":
-        raise EOFError("protocol desync")
-    return json.loads(_read_exact(fd, struct.unpack(">I", head[2:])[0]))
-
-
-def _check_plain(value: Any, depth: int = 0) -> bool:
+def check_plain(value: Any, depth: int = 0) -> bool:
     """Whether `value` is built only from plain data types (nothing with behaviour)."""
     if depth > 200:
         return False
@@ -82,31 +54,18 @@ def _check_plain(value: Any, depth: int = 0) -> bool:
     if kind in PLAIN:
         return True
     if kind in (list, tuple, set, frozenset):
-        return all(_check_plain(v, depth + 1) for v in value)
+        return all(check_plain(v, depth + 1) for v in value)
     if kind is dict:
         return all(
-            _check_plain(k, depth + 1) and _check_plain(v, depth + 1) for k, v in value.items()
+            check_plain(k, depth + 1) and check_plain(v, depth + 1) for k, v in value.items()
         )
     return False
-
-
-def _send(sock: socket.socket, message: Any) -> None:
-    data = marshal.dumps(message)
-    sock.sendall(struct.pack(">I", len(data)) + data)
-
-
-def _recv(sock: socket.socket) -> Any:
-    head = sock.recv(4, socket.MSG_WAITALL)
-    if len(head) < 4:
-        raise EOFError
-    (n,) = struct.unpack(">I", head)
-    return marshal.loads(sock.recv(n, socket.MSG_WAITALL))
 
 
 RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def _traceback_text(err: BaseException) -> str:
+def traceback_text(err: BaseException) -> str:
     """The traceback without the runtime's own frames (only <solution> and <test> ones)."""
     frames = [
         f for f in traceback.extract_tb(err.__traceback__) if not f.filename.startswith(RUNTIME_DIR)
@@ -122,24 +81,20 @@ def _traceback_text(err: BaseException) -> str:
     return "".join(lines)[-ERROR_TAIL:]
 
 
-def _show_source(filename: str, source: str) -> None:
+def show_source(filename: str, source: str) -> None:
     """Let tracebacks quote lines of `filename` (the candidate's code, a test program)."""
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
-def _exc_message(err: BaseException) -> tuple[str, str, str]:
-    return (type(err).__name__, str(err)[:ERROR_TAIL], _traceback_text(err))
+def exc_message(err: BaseException) -> tuple[str, str, str]:
+    return (type(err).__name__, str(err)[:ERROR_TAIL], traceback_text(err))
 
 
-class _BadValue(Exception):
+class BadValue(Exception):
     """The candidate returned an object that is not plain data (e.g. one that overrides ==)."""
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
-    raise _Timeout
-
-
-def _fork(reap: Callable[[], None] | None = None) -> int:
+def fork(reap: Callable[[], None] | None = None) -> int:
     """fork, retried briefly while the process limit is still held by dying processes (`reap`
     collects those that are our zombies)."""
     for attempt in range(100):

@@ -8,7 +8,7 @@ from types import TracebackType
 from typing import Any
 
 from mars2.agents.base import Messages, request_seed
-from mars2.dist.cluster import get, require_ray, wait
+from mars2.cluster.connection import get, require_ray, wait
 from mars2.types import Completion, ExecResult, Problem, Sample
 
 

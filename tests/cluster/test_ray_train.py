@@ -1,11 +1,13 @@
 """`configs/smoke.yaml` on a local 2-CPU Ray cluster: the same metrics as the one-process run,
 a killed learner stops the run with an InfraError and a resumable checkpoint, a killed engine
-is restarted and serves the current weights (the resumed run still matches), and a layout the
-cluster cannot hold fails fast. One test, so that one cluster serves it all under pytest -n 2."""
+is restarted and serves the current weights (the resumed run still matches), a layout the
+cluster can never hold fails at once, and one it cannot hold now waits dist.timeout_s.
+One test, so that one cluster serves it all under pytest -n 2."""
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +15,13 @@ from typing import Any
 import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'mars2[ray]')")
+from ray.util.placement_group import placement_group, remove_placement_group  # noqa: E402
 
+from mars2.cluster import make_placement  # noqa: E402
+from mars2.cluster.placement import RayPlacement  # noqa: E402
+from mars2.cluster.proxies import LearnerHandle  # noqa: E402
 from mars2.config import Config, load_config  # noqa: E402
-from mars2.dist.proxies import LearnerHandle  # noqa: E402
-from mars2.errors import InfraError  # noqa: E402
+from mars2.errors import InfraError, UserError  # noqa: E402
 from mars2.train import checkpoint  # noqa: E402
 from mars2.train.loop import Trainer  # noqa: E402
 
@@ -60,7 +65,7 @@ def assert_same(want: list[dict[str, Any]], have: list[dict[str, Any]]) -> None:
 
 def fit(cfg: Config, run_dir: Path, **kwargs: Any) -> Trainer:
     run_dir.mkdir(parents=True, exist_ok=True)
-    trainer = Trainer(cfg, run_dir)
+    trainer = Trainer(cfg, run_dir, make_placement(cfg))
     if kwargs.get("resume"):
         path = checkpoint.latest(run_dir)
         assert path is not None
@@ -74,10 +79,20 @@ def fit(cfg: Config, run_dir: Path, **kwargs: Any) -> Trainer:
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
 def test_smoke_on_ray_matches_local_through_actor_deaths(cluster: None, tmp_path: Path) -> None:
-    # More than the cluster has: a clear error within dist.timeout_s, and nothing left placed.
-    too_big = config(*RAY, "dist.cpus_per_actor=4", "dist.timeout_s=3")
-    with pytest.raises(InfraError, match="cannot hold its placement group"):
-        Trainer(too_big, tmp_path / "too-big")
+    # More than the cluster has in all: a UserError at once (not after dist.timeout_s) that
+    # names the resource, the request and the fix.
+    started = time.monotonic()
+    with pytest.raises(UserError, match=r"needs 256 CPU \(dist.cpus_per_actor=64 x 4 actors.*auto"):
+        RayPlacement(config("dist.backend=ray", "dist.cpus_per_actor=64"))
+    assert time.monotonic() - started < 10
+    # What fits the cluster but not now (another job holds every CPU) waits dist.timeout_s.
+    blocker = placement_group([{"CPU": 2}])
+    ray.get(blocker.ready(), timeout=60)
+    started = time.monotonic()
+    with pytest.raises(InfraError, match=r"did not free the resources within dist\.timeout_s=3"):
+        RayPlacement(config("dist.backend=ray", "dist.timeout_s=3"))  # auto: 0.5 CPU each
+    assert time.monotonic() - started >= 3
+    remove_placement_group(blocker)
 
     reference = tmp_path / "local"
     fit(config(), reference)

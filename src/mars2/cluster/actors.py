@@ -1,6 +1,6 @@
 """What runs inside the Ray actors: an agent's learner, a rollout engine, a sandbox pool.
 
-Plain classes: `mars2.dist.placement` turns them into actors with `ray.remote(...).options(...)`,
+Plain classes: `mars2.cluster.placement` turns them into actors with `ray.remote(...).options(...)`,
 so this module imports neither Ray nor torch until an actor is built.
 """
 

@@ -1,0 +1,162 @@
+"""A run's actors against a Ray cluster's resources: `dist.cpus_per_actor=auto` fitted to the
+cluster's CPUs, and a placement the cluster can never hold refused at once with a UserError.
+
+Pure functions over plain numbers (no Ray): `RayPlacement` passes in the cluster's total
+resources and each node's. A request that fits the totals but not the free resources of the
+moment is not refused here; `RayPlacement` waits `dist.timeout_s` for it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from mars2.config import Config
+from mars2.errors import UserError
+
+Resources = dict[str, float]
+
+
+@dataclass(frozen=True)
+class AgentActors:
+    """The actors of one agent's placement group: their GPUs, learner first (when it trains)."""
+
+    agent_id: int
+    gpus: tuple[float, ...]
+
+    @property
+    def shared(self) -> bool:
+        """At most one GPU in all: one bundle, so the actors share a node and that GPU."""
+        return sum(self.gpus) <= 1
+
+    def bundles(self, cpus: float) -> list[Resources]:
+        """The placement group's bundles when each actor reserves `cpus` CPUs."""
+        if self.shared:
+            return [_bundle(cpus * len(self.gpus), sum(self.gpus))]
+        return [_bundle(cpus, gpus) for gpus in self.gpus]
+
+    def where(self) -> list[int]:
+        """The bundle index of each actor."""
+        return [0] * len(self.gpus) if self.shared else list(range(len(self.gpus)))
+
+
+def _bundle(cpus: float, gpus: float) -> Resources:
+    return {"CPU": cpus, "GPU": gpus} if gpus > 0 else {"CPU": cpus}
+
+
+def agent_actors(config: Config) -> list[AgentActors]:
+    """Every placed agent (an `openai` agent is an HTTP client: nothing to place)."""
+    dist = config.dist
+    out = []
+    for i, agent in enumerate(config.agents):
+        if agent.backend == "openai":
+            continue
+        gpus = [dist.gpus_per_learner] if agent.trainable else []
+        gpus += [dist.gpus_per_engine] * dist.engines_per_agent
+        out.append(AgentActors(i, tuple(gpus)))
+    return out
+
+
+def _census(config: Config) -> str:
+    """'2 learners, 2 engines, 1 sandbox actor' for messages."""
+    agents = agent_actors(config)
+    learners = sum(config.agents[a.agent_id].trainable for a in agents)
+    engines = config.dist.engines_per_agent * len(agents)
+    parts = [
+        (learners, "learner"),
+        (engines, "engine"),
+        (config.dist.sandbox_actors, "sandbox actor"),
+    ]
+    return ", ".join(f"{n} {name}{'s' if n != 1 else ''}" for n, name in parts)
+
+
+def n_actors(config: Config) -> int:
+    """Actors that reserve CPUs: learners, engines and sandbox actors."""
+    return sum(len(a.gpus) for a in agent_actors(config)) + config.dist.sandbox_actors
+
+
+def cpus_per_actor(config: Config, total: Resources, nodes: list[Resources]) -> float:
+    """`dist.cpus_per_actor`, with `auto` resolved: the cluster's CPUs shared among the run's
+    actors (at most 1 each, in steps of 0.01), lowered until every bundle and sandbox actor
+    packs onto the nodes. An explicit number is returned as it is, never lowered."""
+    requested = config.dist.cpus_per_actor
+    if requested != "auto":
+        return float(requested)
+    count = n_actors(config)
+    if count == 0:
+        return 1.0
+    cpus = math.floor(min(1.0, total.get("CPU", 0.0) / count) * 100) / 100
+    while cpus > 0 and not _packs(_items(config, cpus), nodes):
+        cpus = round(cpus - 0.01, 2)
+    if cpus <= 0:
+        if any(sum(a.gpus) for a in agent_actors(config)):
+            check_fits(config, 0.01, total, nodes)  # names missing GPUs, if they are the reason
+        raise UserError(
+            f"dist.cpus_per_actor=auto: the Ray cluster has {total.get('CPU', 0.0):g} CPU for "
+            f"{count} actors ({_census(config)}), too few for 0.01 each; add CPUs to the "
+            "cluster or run fewer actors (dist.engines_per_agent, dist.sandbox_actors)"
+        )
+    return cpus
+
+
+def check_fits(config: Config, cpus: float, total: Resources, nodes: list[Resources]) -> None:
+    """UserError when the run's actors can never be placed on this cluster: they need more of a
+    resource than the cluster has in all, or a bundle is larger than every node."""
+    dist = config.dist
+    agents = agent_actors(config)
+    need: Resources = {"CPU": cpus * n_actors(config)}
+    gpus = sum(sum(a.gpus) for a in agents)
+    if gpus > 0:
+        need["GPU"] = gpus
+    fix = {
+        "CPU": "dist.cpus_per_actor=auto (fits the actors to the cluster), a smaller "
+        "dist.cpus_per_actor, fewer actors, or more nodes",
+        "GPU": "lower dist.gpus_per_learner / dist.gpus_per_engine (0 runs on CPU), or add GPU nodes",
+    }
+    request = {
+        "CPU": f"dist.cpus_per_actor={cpus:g} x {n_actors(config)} actors ({_census(config)})",
+        "GPU": f"dist.gpus_per_learner={dist.gpus_per_learner:g}, "
+        f"dist.gpus_per_engine={dist.gpus_per_engine:g} x {dist.engines_per_agent} engines "
+        f"per agent, {len(agents)} agents",
+    }
+    for resource, amount in need.items():
+        have = total.get(resource, 0.0)
+        if amount > have + 1e-9:
+            raise UserError(
+                f"the run needs {amount:g} {resource} ({request[resource]}) but the Ray cluster "
+                f"has {have:g} {resource} in all, so it can never be placed; fix: {fix[resource]}"
+            )
+    for actors in agents:
+        for bundle in actors.bundles(cpus):
+            if any(_holds(node, bundle) for node in nodes):
+                continue
+            short = {r: max((n.get(r, 0.0) for n in nodes), default=0.0) for r in bundle}
+            resource = next((r for r in bundle if bundle[r] > short[r] + 1e-9), "CPU")
+            raise UserError(
+                f"agent {config.agent_name(actors.agent_id)}: its placement-group bundle {bundle} "
+                f"needs {bundle[resource]:g} {resource} on one node ({request[resource]}), but "
+                f"the largest node of the Ray cluster has {short[resource]:g} {resource}, so it "
+                f"can never be placed; fix: {fix[resource]}"
+            )
+
+
+def _items(config: Config, cpus: float) -> list[Resources]:
+    """What must land on nodes: every placement-group bundle and every sandbox actor."""
+    bundles = [b for actors in agent_actors(config) for b in actors.bundles(cpus)]
+    return bundles + [{"CPU": cpus}] * config.dist.sandbox_actors
+
+
+def _packs(items: list[Resources], nodes: list[Resources]) -> bool:
+    """First-fit decreasing: True when the items surely fit on the nodes together."""
+    free = [dict(node) for node in nodes]
+    for item in sorted(items, key=lambda i: (i.get("GPU", 0.0), i["CPU"]), reverse=True):
+        node = next((n for n in free if _holds(n, item)), None)
+        if node is None:
+            return False
+        for key, value in item.items():
+            node[key] = node.get(key, 0.0) - value
+    return True
+
+
+def _holds(node: Resources, bundle: Resources) -> bool:
+    return all(node.get(key, 0.0) + 1e-9 >= value for key, value in bundle.items())

@@ -1,0 +1,127 @@
+"""Pieces of mars2.cluster that need no cluster: engine choice, config checks, Ray being optional,
+actors fitted to (or refused by) a cluster's resources."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mars2.cluster import make_placement
+from mars2.cluster.proxies import _least_loaded
+from mars2.cluster.resources import check_fits, cpus_per_actor
+from mars2.config import Config, DistConfig, load_config
+from mars2.errors import ConfigError, UserError
+
+
+def test_least_loaded_prefers_idle_engines_then_round_robin() -> None:
+    assert _least_loaded([2, 0, 1], turn=0) == 1
+    assert _least_loaded([1, 1, 1], turn=0) == 0
+    assert _least_loaded([1, 1, 1], turn=1) == 1
+    assert _least_loaded([1, 1, 1], turn=5) == 2  # 5 % 3
+    assert _least_loaded([0, 1, 0], turn=1) == 2  # tie between 0 and 2, turn 1 -> 2 comes first
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("cpus_per_actor", 0.0), ("max_restarts", -1), ("timeout_s", 0.0), ("engines_per_agent", 0)],
+)
+def test_dist_config_rejects_bad_values(field: str, value: float) -> None:
+    with pytest.raises(ConfigError, match=field):
+        DistConfig(**{field: value})  # type: ignore[arg-type]
+
+
+def test_import_mars2_cluster_imports_neither_ray_nor_the_trainer() -> None:
+    """Ray stays optional, and the Trainer's placement imports this package, not the reverse."""
+    code = (
+        "import sys, mars2.cluster, mars2.cluster.placement; "
+        "print('ray' in sys.modules, 'mars2.train.placement' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_ray_backend_without_ray_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    config = load_config(None, ["dist.backend=ray", "agents=[{model: tiny-random}]"])
+    with pytest.raises(UserError, match=r"pip install 'mars2\[ray\]'"):
+        make_placement(config)
+
+
+SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
+ONE_NODE = [{"CPU": 2.0}]
+
+
+def smoke(*overrides: str) -> Config:
+    return load_config(SMOKE, list(overrides))
+
+
+@pytest.mark.parametrize(
+    ("overrides", "nodes", "cpus"),
+    [
+        ((), ONE_NODE, 0.5),  # 2 learners + 2 engines share 2 CPUs
+        (("dist.sandbox_actors=1",), ONE_NODE, 0.4),
+        (("dist.engines_per_agent=2",), ONE_NODE, 0.33),  # floored to 0.01
+        ((), [{"CPU": 64.0}], 1.0),  # at most 1 each
+        ((), [{"CPU": 1.0}, {"CPU": 1.0}], 0.5),
+        ((), [{"CPU": 3.0}, {"CPU": 0.5}], 0.75),  # both agents' 2-actor bundles on the big node
+        (("agents.1.trainable=false",), ONE_NODE, 0.66),  # a frozen agent has no learner
+    ],
+)
+def test_auto_cpus_fit_the_cluster(
+    overrides: tuple[str, ...], nodes: list[dict[str, float]], cpus: float
+) -> None:
+    config = smoke(*overrides)
+    total = {"CPU": sum(n["CPU"] for n in nodes)}
+    assert config.dist.cpus_per_actor == "auto"
+    got = cpus_per_actor(config, total, nodes)
+    assert got == pytest.approx(cpus)
+    check_fits(config, got, total, nodes)  # what auto picks always fits
+
+
+def test_an_explicit_request_is_honoured_never_lowered() -> None:
+    for value in (0.25, 1.0, 64.0):
+        config = smoke(f"dist.cpus_per_actor={value}")
+        assert cpus_per_actor(config, {"CPU": 2.0}, ONE_NODE) == value
+
+
+def test_a_request_above_the_cluster_total_names_resource_request_and_fix() -> None:
+    config = smoke("dist.cpus_per_actor=64")
+    with pytest.raises(UserError) as err:
+        check_fits(config, 64.0, {"CPU": 2.0}, ONE_NODE)
+    text = str(err.value)
+    assert "needs 256 CPU" in text and "has 2 CPU in all" in text
+    assert "dist.cpus_per_actor=64 x 4 actors (2 learners, 2 engines, 0 sandbox actors)" in text
+    assert "fix: dist.cpus_per_actor=auto" in text
+
+
+def test_gpus_on_a_cpu_cluster_are_refused() -> None:
+    config = smoke("dist.gpus_per_learner=1")
+    with pytest.raises(UserError, match=r"needs 2 GPU .*has 0 GPU in all.*gpus_per_learner"):
+        check_fits(config, 0.5, {"CPU": 2.0}, ONE_NODE)
+
+
+def test_a_bundle_larger_than_every_node_is_refused() -> None:
+    # 1.5 CPUs fit the two nodes' total, but an agent's shared bundle (learner + engine) is one
+    # node's worth: 2 x 0.75 > 1.
+    config = smoke("dist.cpus_per_actor=0.375")
+    nodes = [{"CPU": 1.0}, {"CPU": 1.0}]
+    check_fits(config, 0.375, {"CPU": 2.0}, nodes)  # 0.75 per bundle fits a node
+    with pytest.raises(UserError, match=r"agent coder: .*needs 1.5 CPU on one node.*largest node"):
+        check_fits(smoke("dist.cpus_per_actor=0.75"), 0.75, {"CPU": 4.0}, nodes)
+
+
+def test_auto_on_a_cluster_without_cpus_is_a_user_error() -> None:
+    with pytest.raises(UserError, match="has 0 CPU for 4 actors"):
+        cpus_per_actor(smoke(), {}, [{}])
+    with pytest.raises(UserError, match="needs 2 GPU"):  # the GPUs, not the CPUs, are missing
+        cpus_per_actor(smoke("dist.gpus_per_engine=1"), {"CPU": 2.0}, ONE_NODE)
+
+
+def test_cpus_per_actor_accepts_auto_or_a_positive_number() -> None:
+    assert load_config(None, ["dist.cpus_per_actor=auto"]).dist.cpus_per_actor == "auto"
+    assert load_config(None, ["dist.cpus_per_actor=0.5"]).dist.cpus_per_actor == 0.5
+    with pytest.raises(ConfigError, match="allowed: auto; or expected a number"):
+        load_config(None, ["dist.cpus_per_actor=many"])

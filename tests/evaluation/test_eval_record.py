@@ -51,6 +51,8 @@ def test_compare_pairs_shared_problems() -> None:
     assert (d.lo, d.hi) == (0.0, 1.0) and d.p_value == pytest.approx(0.5)
     same = record.compare(a, a)["pass@1_mcts"]
     assert same.value == 0.0 and same.p_value == 1.0
+    with pytest.raises(UserError, match="no problem in common"):
+        record.compare(make({"x": 1}), make({"y": 1}))
 
 
 def test_compare_names_the_differing_protocol_field() -> None:

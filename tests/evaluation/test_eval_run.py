@@ -59,3 +59,14 @@ def test_same_seed_same_evaluation(sandbox) -> None:  # type: ignore[no-untyped-
     first, second = evaluate(sandbox, "eval.samples=3"), evaluate(sandbox, "eval.samples=3")
     assert first.record == second.record
     assert [r.to_json() for r in first.records] == [r.to_json() for r in second.records]
+
+
+def test_summary_keeps_the_metrics_json_keys(sandbox) -> None:  # type: ignore[no-untyped-def]
+    from mars2.evaluation.run import summary
+
+    result = summary(evaluate(sandbox), ["coder"])
+    for key in ("pass@1", "pass@1_mcts", "pass@n", "n_problems", "nodes", "mean_branching"):
+        assert key in result
+    assert result["pass@1_lo"] <= result["pass@1"] <= result["pass@1_hi"]
+    assert result["agents"]["coder"]["nodes"] == result["nodes"] == 4
+    assert result["agents"]["coder"]["wins"] == 1

@@ -28,8 +28,8 @@ FAST = [
     "train.updates_per_step=1",
     "train.checkpoint_every=1",
     "search.budget=4",
-    "data.eval_limit=1",
-    "train.eval_budget=1",
+    "eval.limit=1",
+    "eval.budget=1",
     "credit.dynamic_filter=false",
 ]
 

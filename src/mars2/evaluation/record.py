@@ -142,6 +142,8 @@ def compare(
     first = {o.problem_id: o for o in outcomes_of(a)}
     second = {o.problem_id: o for o in outcomes_of(b)}
     shared = [pid for pid in first if pid in second]
+    if not shared:
+        raise UserError("the two evaluations have no problem in common; nothing to pair")
     names = [n for n in a["metrics"] if n in b["metrics"]]
     ks = [int(n.split("@")[1]) for n in names if n.split("@")[1].isdigit()]
     left = [first[p].values(ks) for p in shared]

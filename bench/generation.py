@@ -1,17 +1,32 @@
 """Generation throughput of the hf backend vs raw batched `model.generate`, same model, same run.
 
     PYTHONPATH=src python bench/generation.py [--model smollm2-135m] [--quick] [--json]
+        [--engines auto,model,bfloat16,int8] [--batch-sizes 1,16] [--tokens 128] [--repeats 3]
 
 For each batch size, B chat prompts go through `HFPolicy.generate` (concurrent calls coalesced
-into one batch by the queue) and through `model.generate(do_sample=True)` on the same left-padded
-prompts. Tokens counted: generated tokens up to and including EOS. `--json` prints
-{"tokens_per_s": {B: ours}, "ratio": {B: ours / raw}}.
+into one batch by the queue) once per engine (`AgentConfig.rollout_dtype`: the model's own fp32
+weights, a bfloat16 copy, an int8 dynamic-quantized copy; `auto` is the default the main job
+uses) and through fp32 `model.generate(do_sample=True)` on the same left-padded prompts, with the
+same temperature and top-p, interleaved so that load changes hit all alike. Tokens counted:
+generated tokens up to and including EOS. `--quick`: batch 16, 128 new tokens, one repeat.
+Each run is timed in wall seconds and in CPU seconds of this process (all its threads): on a
+shared machine the CPU-time ratio (`speedup_vs_generate_cpu_time`, best with `--threads 1`) is
+far less disturbed by other jobs than the wall-time one.
+
+The mismatch of each engine: the learner (the fp32 model, `mars2.rl.token_logprobs`) rescores
+the engine's completions; we report mean |logp_rollout - logp_learner| over response tokens and
+the TIS weights min(exp(logp_learner - logp_rollout), C) (mean, max; C = `LossConfig.tis_cap`).
+
+`--json` prints {"speedup_vs_generate": default engine / generate at the largest batch,
+"tokens_per_s": {engine: {B: tok/s}}, "ratio": {engine: {B: ours / generate}},
+"mismatch": {engine: {...}}, "runs": every (engine, B, tok/s) measured}.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import time
 from typing import Any
@@ -22,7 +37,9 @@ from rich.table import Table
 
 from mars2.agents.hf import HFPolicy
 from mars2.agents.models import load_model
-from mars2.config import AgentConfig
+from mars2.config import AgentConfig, LossConfig
+from mars2.rl import token_logprobs
+from mars2.types import Completion
 
 PROBLEMS = [
     "Write a function `is_prime(n)` that returns True when n is a prime number.",
@@ -46,30 +63,59 @@ def messages(i: int) -> list[dict[str, str]]:
     ]
 
 
-def run_ours(policy: HFPolicy, batch: int) -> tuple[int, float]:
-    async def main() -> list[Any]:
+def run_ours(policy: HFPolicy, batch: int) -> tuple[int, float, float, list[Completion]]:
+    """(tokens, wall seconds, process CPU seconds, completions) of one batch on the engine."""
+
+    async def main() -> list[Completion]:
         return await asyncio.gather(*(policy.generate(messages(i), seed=i) for i in range(batch)))
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     outs = asyncio.run(main())
-    return sum(o.response_len for o in outs), time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return sum(o.response_len for o in outs), wall, cpu, outs
 
 
-def run_raw(model: Any, tokenizer: Any, agent: AgentConfig, batch: int) -> tuple[int, float]:
+def mismatch(model: Any, completions: list[Completion], agent: AgentConfig) -> dict[str, float]:
+    """Rollout vs learner log-probs of `completions` (response tokens only)."""
+    cap = LossConfig().tis_cap
+    diffs, weights = [], []
+    for c in completions:
+        ids = torch.tensor([list(c.prompt_ids) + list(c.response_ids)])
+        positions = torch.zeros((1, ids.shape[1] - 1))
+        positions[0, len(c.prompt_ids) - 1 :] = 1
+        with torch.no_grad():
+            learner = token_logprobs(
+                model, ids, torch.ones_like(ids), temperature=agent.temperature, positions=positions
+            )[0, len(c.prompt_ids) - 1 :]
+        delta = learner - torch.tensor(c.logprobs)
+        diffs.append(delta.abs())
+        weights.append(delta.exp().clamp(max=cap))
+    d, w = torch.cat(diffs), torch.cat(weights)
+    return {
+        "mean_abs_logp_diff": float(d.mean()),
+        "max_abs_logp_diff": float(d.max()),
+        "tis_weight_mean": float(w.mean()),
+        "tis_weight_max": float(w.max()),
+        "tis_cap": cap,
+    }
+
+
+def run_raw(model: Any, tokenizer: Any, agent: AgentConfig, batch: int) -> tuple[int, float, float]:
     return raw_generate(model, tokenizer, agent, [messages(i) for i in range(batch)])
 
 
 def raw_generate(
     model: Any, tokenizer: Any, agent: AgentConfig, chats: list[list[dict[str, str]]]
-) -> tuple[int, float]:
-    """(generated tokens up to and including EOS, seconds) of one `model.generate` batch."""
+) -> tuple[int, float, float]:
+    """(generated tokens up to and including EOS, wall seconds, process CPU seconds) of one
+    `model.generate` batch."""
     texts = [
         tokenizer.apply_chat_template(chat, add_generation_prompt=True, tokenize=False)
         for chat in chats
     ]
     tokenizer.padding_side = "left"
     enc = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with torch.no_grad():
         out = model.generate(
             **enc,
@@ -79,64 +125,107 @@ def raw_generate(
             max_new_tokens=agent.max_new_tokens,
             pad_token_id=tokenizer.pad_token_id,
         )
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     new = out[:, enc["input_ids"].shape[1] :]
     tokens = 0
     for row in new.tolist():
         ends = [i for i, t in enumerate(row) if t == tokenizer.eos_token_id]
         tokens += ends[0] + 1 if ends else len(row)
-    return tokens, elapsed
+    return tokens, elapsed, cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", default="smollm2-135m")
-    parser.add_argument("--quick", action="store_true", help="fewer tokens and repeats (< 1 min)")
+    parser.add_argument("--quick", action="store_true", help="batch 16, one repeat")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--batch-sizes", default="1,8")
+    parser.add_argument("--engines", default="auto,model,bfloat16,int8", help="rollout_dtype list")
+    parser.add_argument("--batch-sizes", default="1,16")
     parser.add_argument("--tokens", type=int, default=128, help="max new tokens per request")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    new_tokens, repeats = (48, 1) if args.quick else (args.tokens, args.repeats)
+    batches = [16] if args.quick else [int(b) for b in args.batch_sizes.split(",")]
+    repeats = 1 if args.quick else args.repeats
+    engines = args.engines.split(",")
     agent = AgentConfig(
-        model=args.model, max_new_tokens=new_tokens, temperature=0.8, top_p=0.95, max_batch_size=64
+        model=args.model, max_new_tokens=args.tokens, temperature=0.8, top_p=0.95, max_batch_size=64
     )
     model, tokenizer = load_model(args.model, device="cpu")
-    policy = HFPolicy(agent, model, tokenizer)
-    run_ours(policy, 1)  # warm up
+    policies = {
+        e: HFPolicy(dataclasses.replace(agent, rollout_dtype=e), model, tokenizer) for e in engines
+    }
+    for policy in policies.values():  # warm up
+        run_ours(policy, 1)
     run_raw(model, tokenizer, agent, 1)
-    results: dict[int, dict[str, float]] = {}
-    for batch in (int(b) for b in args.batch_sizes.split(",")):
-        ours, raw = [], []
-        for _ in range(repeats):  # interleaved, so load changes hit both alike
-            ours.append(run_ours(policy, batch))
-            raw.append(run_raw(model, tokenizer, agent, batch))
-        ours_tps = sum(t for t, _ in ours) / sum(s for _, s in ours)
-        raw_tps = sum(t for t, _ in raw) / sum(s for _, s in raw)
-        results[batch] = {"ours": ours_tps, "raw": raw_tps, "ratio": ours_tps / raw_tps}
-    policy.close()
+    runs: list[dict[str, Any]] = []
+    tps: dict[str, dict[int, float]] = {e: {} for e in [*engines, "generate"]}
+    cpu_tps: dict[str, dict[int, float]] = {e: {} for e in tps}
+    completions: dict[str, list[Completion]] = {}
+    for batch in batches:
+        totals = {e: [0.0, 0.0, 0.0] for e in tps}  # tokens, wall s, CPU s
+        for _ in range(repeats):  # interleaved, so load changes hit all alike
+            for e in tps:
+                if e == "generate":
+                    tokens, wall, cpu = run_raw(model, tokenizer, agent, batch)
+                else:
+                    tokens, wall, cpu, completions[e] = run_ours(policies[e], batch)
+                totals[e] = [totals[e][0] + tokens, totals[e][1] + wall, totals[e][2] + cpu]
+                runs.append(
+                    {"engine": e, "batch": batch, "tokens_per_s": tokens / wall}
+                    | {"tokens_per_cpu_s": tokens / cpu}
+                )
+        for e, (tokens, wall, cpu) in totals.items():
+            tps[e][batch], cpu_tps[e][batch] = tokens / wall, tokens / cpu
+    for policy in policies.values():
+        policy.close()
+    ratio = {e: {b: tps[e][b] / tps["generate"][b] for b in batches} for e in engines}
+    cpu_ratio = {e: {b: cpu_tps[e][b] / cpu_tps["generate"][b] for b in batches} for e in engines}
+    mismatches = {e: mismatch(model, completions[e], agent) for e in engines}
+    default = engines[0]
     if args.json:
         print(
             json.dumps(
                 {
                     "model": args.model,
-                    "tokens_per_s": {b: r["ours"] for b, r in results.items()},
-                    "ratio": {b: r["ratio"] for b, r in results.items()},
+                    "threads": torch.get_num_threads(),
+                    "default_engine": policies[default]._rollout_dtype,
+                    "speedup_vs_generate": ratio[default][max(batches)],
+                    "speedup_vs_generate_cpu_time": cpu_ratio[default][max(batches)],
+                    "tokens_per_s": tps,
+                    "ratio": ratio,
+                    "tokens_per_cpu_s": cpu_tps,
+                    "cpu_ratio": cpu_ratio,
+                    "mismatch": mismatches,
+                    "runs": runs,
                 }
             )
         )
         return
+    console = Console()
     table = Table(
-        title=f"{args.model}: generated tokens/s on CPU ({torch.get_num_threads()} threads)"
+        title=f"{args.model}: generated tokens/s on CPU ({torch.get_num_threads()} threads), "
+        f"{args.tokens} new tokens, {repeats} repeat(s)"
     )
-    for col in ("batch", "hf backend", "model.generate", "ratio"):
+    columns = [f"B={b}" for b in batches] + [f"x generate B={b}" for b in batches]
+    columns += [f"x generate B={b}, CPU time" for b in batches]
+    for col in ("engine", *columns):
         table.add_column(col, justify="right")
-    for batch, r in results.items():
-        table.add_row(str(batch), f"{r['ours']:.1f}", f"{r['raw']:.1f}", f"{r['ratio']:.2f}")
-    Console().print(table)
+    for e in tps:
+        row = [f"{tps[e][b]:.1f}" for b in batches]
+        row += [f"{tps[e][b] / tps['generate'][b]:.2f}" for b in batches]
+        row += [f"{cpu_tps[e][b] / cpu_tps['generate'][b]:.2f}" for b in batches]
+        table.add_row(e, *row)
+    console.print(table)
+    table = Table(title="rollout vs learner log-probs (last batch's completions)")
+    for col in ("engine", "mean |dlogp|", "max |dlogp|", "TIS w mean", "TIS w max"):
+        table.add_column(col, justify="right")
+    for e, m in mismatches.items():
+        keys = ("mean_abs_logp_diff", "max_abs_logp_diff", "tis_weight_mean", "tis_weight_max")
+        table.add_row(e, *(f"{m[k]:.4f}" for k in keys))
+    console.print(table)
 
 
 if __name__ == "__main__":

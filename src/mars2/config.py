@@ -90,6 +90,14 @@ class AgentConfig:
         "auto", "Weights dtype: `auto` is float32 on CPU and bfloat16 on GPU."
     )
     max_batch_size: int = _f(16, "Largest generation batch the engine runs at once.")
+    rollout_dtype: Literal["auto", "model", "bfloat16", "int8"] = _f(
+        "auto",
+        "Backend `hf`: the weights the engine generates with. `model`: the model's own weights "
+        "(rollout log-probs equal the learner's); `bfloat16`: a bfloat16 copy; `int8`: a copy "
+        "with int8 dynamic-quantized Linear layers (CPU only). A copy is refreshed at every "
+        "weight sync; the learner's log-probs stay exact and TIS corrects the mismatch. `auto`: "
+        "`bfloat16` on CPU, `model` on GPU (docs/performance.md has the measurements).",
+    )
     vllm_gpu_memory: float = _f(
         0.45,
         "Backend `vllm`: fraction of GPU memory the engine may take (weights + KV cache); "
@@ -106,6 +114,12 @@ class AgentConfig:
         _check(self.max_batch_size >= 1, "max_batch_size", self.max_batch_size, "must be >= 1")
         _check(0 < self.vllm_gpu_memory <= 1, "vllm_gpu_memory", self.vllm_gpu_memory, "in (0, 1]")
         _check(bool(self.model), "model", self.model, "must name a model")
+        _check(
+            not (self.rollout_dtype == "int8" and self.device.startswith("cuda")),
+            "rollout_dtype",
+            self.rollout_dtype,
+            "`int8` is CPU only: use `model` or `bfloat16` on a GPU",
+        )
         if self.backend == "openai":
             _check(self.base_url is not None, "base_url", None, "required for backend 'openai'")
 

@@ -1,4 +1,5 @@
-"""The hf backend on tiny-random: batching, exact log-probs, seeding, EOS, lengths, weight sync."""
+"""The hf backend on tiny-random: batching, exact log-probs, seeding, EOS, lengths, weight sync,
+and the bfloat16 / int8 rollout copies."""
 
 from __future__ import annotations
 
@@ -12,9 +13,17 @@ import torch
 from mars2.agents.hf import HFPolicy
 from mars2.agents.sampling import token_logprobs
 from mars2.config import AgentConfig
+from mars2.errors import ConfigError
 from mars2.types import Completion
 
-AGENT = AgentConfig(model="tiny-random", max_new_tokens=12, max_batch_size=8, temperature=0.7)
+# `model`: the engine generates with the model's own weights, so log-probs are exact
+AGENT = AgentConfig(
+    model="tiny-random",
+    max_new_tokens=12,
+    max_batch_size=8,
+    temperature=0.7,
+    rollout_dtype="model",
+)
 
 
 def chat(i: int) -> list[dict[str, str]]:
@@ -220,3 +229,68 @@ def test_close_stops_the_engine_thread(tiny: tuple[Any, Any]) -> None:
     assert thread is not None and thread.is_alive()
     policy.close()
     assert not thread.is_alive()
+
+
+def learner_gap(model: Any, outs: list[Completion]) -> float:
+    """Mean |rollout log-prob - fp32 learner log-prob| over the response tokens of `outs`."""
+    gaps = []
+    for out in outs:
+        ids = torch.tensor([*out.prompt_ids, *out.response_ids])
+        with torch.no_grad():
+            logits = model(input_ids=ids[None]).logits[0]
+        n = len(out.prompt_ids)
+        ref = token_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
+        gaps.append((torch.tensor(out.logprobs) - ref).abs())
+    return float(torch.cat(gaps).mean())
+
+
+@pytest.mark.parametrize(("dtype", "tolerance"), [("bfloat16", 0.05), ("int8", 0.3)])
+def test_fast_copies_give_valid_completions_close_to_the_learner(
+    tiny: tuple[Any, Any], dtype: str, tolerance: float
+) -> None:
+    model, tokenizer = tiny
+    policy = HFPolicy(dataclasses.replace(AGENT, rollout_dtype=dtype), model, tokenizer)
+    assert policy._rollout is not model and next(model.parameters()).dtype == torch.float32
+    outs = run_many(policy, 4, [1, 2, 3, 4])
+    again = run_many(policy, 4, [1, 2, 3, 4])
+    policy.close()
+    assert [o.response_ids for o in outs] == [o.response_ids for o in again]  # seeds reproduce
+    for out in outs:
+        assert out.response_len > 0 and len(out.logprobs) == out.response_len
+        assert all(lp <= 0 and lp == lp for lp in out.logprobs)
+    gap = learner_gap(model, outs)
+    assert 0 < gap < tolerance, gap  # a copy, not the model itself, and a close one
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "int8"])
+def test_weight_sync_refreshes_the_copy(tiny: tuple[Any, Any], dtype: str) -> None:
+    """A learner trains the shared model in place: the copy follows at sync_weights, not before."""
+    model, tokenizer = tiny
+    policy = HFPolicy(dataclasses.replace(AGENT, rollout_dtype=dtype), model, tokenizer)
+    before = run_many(policy, 2, [11, 12])
+    saved = {k: v.clone() for k, v in model.state_dict().items()}
+    try:
+        with torch.no_grad():
+            for name, param in model.named_parameters():
+                if name.endswith("q_proj.weight") or name.endswith("up_proj.weight"):
+                    param.mul_(3.0)
+        stale = run_many(policy, 2, [11, 12])
+        policy.sync_weights()
+        after = run_many(policy, 2, [11, 12])
+        gap = learner_gap(model, after)
+    finally:
+        model.load_state_dict(saved)
+    policy.close()
+    assert [o.logprobs for o in stale] == [o.logprobs for o in before]
+    assert [o.logprobs for o in after] != [o.logprobs for o in before]
+    assert gap < (0.05 if dtype == "bfloat16" else 0.3)  # the copy of the NEW weights
+
+
+def test_auto_picks_a_copy_on_cpu_and_int8_is_cpu_only(tiny: tuple[Any, Any]) -> None:
+    from mars2.agents.hf import resolve_rollout_dtype
+
+    model, _ = tiny
+    assert resolve_rollout_dtype("auto", model) == "bfloat16"
+    assert resolve_rollout_dtype("model", model) == "model"
+    with pytest.raises(ConfigError, match="rollout_dtype"):
+        AgentConfig(rollout_dtype="int8", device="cuda")

@@ -10,7 +10,7 @@ import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from mars2.config import AgentConfig, LossConfig, TrainConfig
-from mars2.rl import token_logprobs
+from mars2.rl import policy_loss, token_logprobs
 from mars2.train.learner import Learner, lr_factor, pad_batch
 from mars2.types import Sample
 
@@ -161,3 +161,55 @@ def test_single_update_reuses_the_gradient_pass_as_old_policy(name: str) -> None
     ):
         assert a.grad is not None and b.grad is not None, n
         assert torch.allclose(a.grad, b.grad, rtol=1e-5, atol=1e-7), n
+
+
+def full_logits_logprobs(
+    model: LlamaForCausalLM, ids: torch.Tensor, attention: torch.Tensor, temperature: float
+) -> torch.Tensor:
+    """The unchunked reference: log_softmax over the whole [B, T, V] logits at every position."""
+    position_ids = (attention.cumsum(-1) - 1).clamp(min=0)
+    logits = model(input_ids=ids, attention_mask=attention, position_ids=position_ids).logits
+    logp = (
+        (logits[:, :-1].float() / temperature)
+        .log_softmax(-1)
+        .gather(-1, ids[:, 1:, None])
+        .squeeze(-1)
+    )
+    return logp * attention[:, 1:]
+
+
+@pytest.mark.parametrize("name", ["grpo", "gspo"])
+def test_chunked_step_equals_the_full_logits_step(name: str) -> None:
+    """The learner's log-probs (chunked, response positions only) and the gradients of its
+    optimizer step equal those of a plain full-vocabulary computation."""
+    base = tiny_model(3)
+    learner = make_learner(copy.deepcopy(base), micro=2, name=name, tis="token")
+    learner.optimizer.param_groups[0]["lr"] = 0.0  # keep the weights: compare gradients
+    batch = samples()
+    ours = learner._logprobs(learner.model, batch, grad=False)
+    reference = copy.deepcopy(base)
+    loss_config = LossConfig(name=name, tis="token")  # type: ignore[arg-type]
+    n_tokens = sum(len(s.response_ids) for s in batch)
+    for k, i in enumerate(range(0, len(batch), 2)):
+        ids, attention, mask, rollout = pad_batch(batch[i : i + 2], 0)
+        want = full_logits_logprobs(reference, ids, attention, learner.agent.temperature)
+        assert torch.allclose(ours[k] * mask, want * mask, atol=1e-5)
+        assert (ours[k][mask == 0] == 0).all()  # no work, and no value, off the response
+        loss, _ = policy_loss(
+            loss_config,
+            want,
+            want.detach(),
+            torch.tensor([s.advantage for s in batch[i : i + 2]]),
+            mask,
+            rollout_logp=rollout,
+            loss_scale_tokens=n_tokens,
+            loss_scale_seqs=len(batch),
+            norm_len=learner.agent.max_new_tokens,
+        )
+        loss.backward()
+    learner._optimizer_step(batch, None, None)
+    for (n, a), (_, b) in zip(
+        learner.model.named_parameters(), reference.named_parameters(), strict=True
+    ):
+        assert a.grad is not None and b.grad is not None, n
+        assert torch.allclose(a.grad, b.grad, rtol=1e-4, atol=1e-6), n

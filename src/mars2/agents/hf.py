@@ -4,13 +4,20 @@ Each step of the engine runs `Decoder.step` (mars2.agents.decode) under a lock t
 `sync_weights` shares, with the model in eval mode (its training flag is restored after the
 step, so a learner can share the model object). Requests that arrive mid-batch are prefilled
 and merged into the running batch; finished rows leave it at once.
+
+The engine generates with the model itself or, per `AgentConfig.rollout_dtype`, with a faster
+copy: bfloat16, or int8 dynamic-quantized Linear layers (CPU). The copy is rebuilt from the model
+at every `sync_weights`, so a learner that trains the shared model object keeps exact fp32
+log-probs while rollouts run on the cheap copy (TIS corrects the small mismatch).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,12 +50,14 @@ class HFPolicy(ChatEngine):
             "top_p": agent.top_p,
             "max_new_tokens": agent.max_new_tokens,
         }
-        self._decoder = Decoder(model, **self._decoder_args)
+        self._rollout_dtype = resolve_rollout_dtype(agent.rollout_dtype, model)
+        self._rollout = rollout_model(model, self._rollout_dtype)
+        self._decoder = Decoder(self._rollout, **self._decoder_args)
         self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
 
     def generate_ids(self, prompts: list[list[int]], seeds: list[int]) -> list[Completion]:
         """Synchronous batch generation from token ids, in the calling thread (benchmarks)."""
-        decoder = Decoder(self.model, **self._decoder_args)
+        decoder = Decoder(self._rollout, **self._decoder_args)
         finished: dict[int, Row] = {}
         with self._model_turn():
             decoder.admit([(i, p, s) for i, (p, s) in enumerate(zip(prompts, seeds, strict=True))])
@@ -64,16 +73,21 @@ class HFPolicy(ChatEngine):
         return out
 
     def sync_weights(self, state_dict: dict[str, torch.Tensor] | None = None) -> None:
-        """Copy `state_dict` into the engine's model; None (a shared model object) is a no-op.
+        """Copy `state_dict` into the engine's model (None: a shared model object, already
+        current), then rebuild the rollout copy, if the engine generates with one.
 
         Call it between rollouts: a request in flight would otherwise mix two policies.
         """
-        if state_dict is None:
-            return
         with self._lock, torch.no_grad():
-            _, unexpected = self.model.load_state_dict(state_dict, strict=False)
-            if unexpected:
-                raise ValueError(f"sync_weights: unknown parameter names {unexpected[:5]}")
+            if state_dict is not None:
+                _, unexpected = self.model.load_state_dict(state_dict, strict=False)
+                if unexpected:
+                    raise ValueError(f"sync_weights: unknown parameter names {unexpected[:5]}")
+            if self._rollout is not self.model:
+                assert not self._decoder.rows, "sync_weights during a rollout"
+                self._rollout = None  # free the old copy before building the new one
+                self._rollout = rollout_model(self.model, self._rollout_dtype)
+                self._decoder = Decoder(self._rollout, **self._decoder_args)
 
     def close(self) -> None:
         self.close_engine()
@@ -111,7 +125,7 @@ class HFPolicy(ChatEngine):
 
     def _abort(self) -> list[Pending]:
         pending = [row.key for row in self._decoder.rows]
-        self._decoder = Decoder(self.model, **self._decoder_args)
+        self._decoder = Decoder(self._rollout, **self._decoder_args)
         return pending
 
     def _completion(self, row: Row) -> Completion:
@@ -125,6 +139,46 @@ class HFPolicy(ChatEngine):
             logprobs=tuple(row.logprobs),
             finish_reason="stop" if row.stopped else "length",
         )
+
+
+def resolve_rollout_dtype(setting: str, model: Any) -> str:
+    """`AgentConfig.rollout_dtype` with `auto` resolved for `model`'s device and dtype."""
+    param = next(model.parameters())
+    if setting == "auto":
+        setting = "bfloat16" if param.device.type == "cpu" else "model"
+    if setting == "bfloat16" and param.dtype == torch.bfloat16:
+        return "model"  # already bfloat16: a copy would change nothing
+    if setting == "int8" and param.device.type != "cpu":
+        raise ValueError(f"rollout_dtype int8 runs on CPU only, the model is on {param.device}")
+    return setting
+
+
+def rollout_model(model: Any, dtype: str) -> Any:
+    """The weights the engine generates with: `model` itself, or a frozen copy of it (LoRA
+    adapters merged) in bfloat16 or with int8 dynamic-quantized Linear layers."""
+    if dtype == "model":
+        return model
+    grads = {id(p.grad): None for p in model.parameters() if p.grad is not None}
+    copy_ = copy.deepcopy(model, memo=grads)  # weights only: a learner's gradients stay behind
+    if hasattr(copy_, "merge_and_unload"):  # peft: one plain model, adapters folded in
+        copy_ = copy_.merge_and_unload()
+    copy_.eval().requires_grad_(False)
+    if dtype == "bfloat16":
+        return copy_.to(torch.bfloat16)
+    assert dtype == "int8", dtype
+    with warnings.catch_warnings():  # torch.ao.quantization announces its move to torchao
+        warnings.simplefilter("ignore")
+        from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
+
+        # The decoder layers' Linear layers, per-output-channel weight scales; the LM head stays
+        # in float: int8 logits over the whole vocabulary move the log-probs far more.
+        head = copy_.get_output_embeddings()
+        layers = {
+            name: per_channel_dynamic_qconfig
+            for name, module in copy_.named_modules()
+            if isinstance(module, torch.nn.Linear) and module is not head
+        }
+        return quantize_dynamic(copy_, layers)
 
 
 def _eos_ids(model: Any, tokenizer: Any) -> list[int]:

@@ -1,10 +1,12 @@
-"""Per-token log-probabilities of a sequence under a causal LM, computed in chunks of positions.
+"""Per-token log-probabilities of a sequence under a causal LM, computed in chunks of tokens.
 
 With a 49k-token vocabulary the logits are the memory peak of a training step: [B, T, V] in fp32
-is 200 kB per token. We run the decoder once to get the final hidden states [B, T, H], then apply
-the LM head and the log-softmax to `chunk_size` positions at a time. Under autograd each chunk is
-checkpointed, so only hidden states are kept for backward and a chunk's logits are recomputed
-there: neither the forward nor the backward ever holds more than one chunk of logits.
+is 200 kB per token. We run the decoder once to get the final hidden states [B, T, H], pick the
+positions whose log-prob is wanted (every real token, or only the response tokens when the caller
+passes `positions`: the LM head is then never applied to the prompt), and apply the LM head and
+the log-softmax to `chunk_size` of them at a time. Under autograd each chunk is checkpointed, so
+only hidden states are kept for backward and a chunk's logits are recomputed there: neither the
+forward nor the backward ever holds more than one chunk of logits.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import torch
 from torch import Tensor, nn
 from torch.utils.checkpoint import checkpoint
 
-DEFAULT_CHUNK = 256  # positions per chunk: B·256·V fp32 logits, ~200 MB for B=4, V=49k
+DEFAULT_CHUNK = 512  # scored tokens per chunk: 512·V fp32 logits, ~100 MB for V=49k
 
 # Configs whose logits are not just `lm_head(hidden)`: these take the full-logits path.
 _LOGIT_TRANSFORMS = (
@@ -29,9 +31,9 @@ _LOGIT_TRANSFORMS = (
 
 def _chunk_logprobs(head: Callable[[Tensor], Tensor], temperature: float) -> Callable[..., Tensor]:
     def fn(states: Tensor, targets: Tensor) -> Tensor:
-        logits = head(states).float() / temperature  # [B, c, V], one chunk at a time
+        logits = head(states).float() / temperature  # [c, V], one chunk at a time
         picked = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-        return picked - logits.logsumexp(-1)  # [B, c]
+        return picked - logits.logsumexp(-1)  # [c]
 
     return fn
 
@@ -62,12 +64,15 @@ def token_logprobs(
     *,
     temperature: float = 1.0,
     chunk_size: int = DEFAULT_CHUNK,
+    positions: Tensor | None = None,
 ) -> Tensor:
     """log p(input_ids[:, t+1] | input_ids[:, :t+1]) from logits / temperature: [B, T-1], fp32.
 
     `input_ids` [B, T] is prompt + response, padded on either side; positions follow the
-    attention mask, and entries whose target is padding are 0. The caller slices out the response
-    positions. Gradients flow to the model when autograd is enabled."""
+    attention mask, and entries whose target is padding are 0. `positions` [B, T-1] (optional)
+    marks the entries wanted (e.g. the response mask): the others are 0 and cost no LM head.
+    The caller slices out the response positions. Gradients flow to the model when autograd is
+    enabled."""
     if temperature <= 0:
         raise ValueError(f"temperature must be > 0, got {temperature}")
     position_ids = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
@@ -87,15 +92,18 @@ def token_logprobs(
     else:  # full logits in the model's dtype; the fp32 log-softmax is still chunked
         states = model(**inputs).logits[:, :-1]  # [B, T-1, V]
         fn = _chunk_logprobs(lambda x: x, temperature)
-    targets = input_ids[:, 1:]
+    wanted = attention_mask[:, 1:].bool()  # [B, T-1]
+    if positions is not None:
+        wanted = wanted & positions.bool()
+    picked_states, targets = states[wanted], input_ids[:, 1:][wanted]  # [N, H], [N]
     chunks = []
-    for start in range(0, targets.shape[1], chunk_size):
-        s, t = states[:, start : start + chunk_size], targets[:, start : start + chunk_size]
+    for start in range(0, targets.shape[0], chunk_size):
+        s, t = picked_states[start : start + chunk_size], targets[start : start + chunk_size]
         if torch.is_grad_enabled() and s.requires_grad:
             chunks.append(checkpoint(fn, s, t, use_reentrant=False))
         else:
             chunks.append(fn(s, t))
-    logp = (
-        torch.cat(chunks, dim=1) if chunks else states.new_zeros(targets.shape, dtype=torch.float32)
-    )
-    return torch.where(attention_mask[:, 1:].bool(), logp, torch.zeros_like(logp))
+    logp = torch.zeros(wanted.shape, dtype=torch.float32, device=states.device)
+    if not chunks:
+        return logp
+    return logp.masked_scatter(wanted, torch.cat(chunks))

@@ -144,7 +144,7 @@ class Learner:
         out = []
         mb = self.train_config.micro_batch_size
         for i in range(0, len(samples), mb):
-            ids, attention, _, _ = pad_batch(samples[i : i + mb], self.pad_id)
+            ids, attention, response, _ = pad_batch(samples[i : i + mb], self.pad_id)
             with torch.set_grad_enabled(grad):
                 out.append(
                     token_logprobs(
@@ -152,6 +152,7 @@ class Learner:
                         ids.to(self.device),
                         attention.to(self.device),
                         temperature=self.agent.temperature,
+                        positions=response.to(self.device),  # no LM head on prompt tokens
                     )
                 )
         return out
@@ -204,11 +205,12 @@ class Learner:
         for k, i in enumerate(range(0, len(samples), mb)):
             micro = samples[i : i + mb]
             ids, attention, mask, rollout = pad_batch(micro, self.pad_id)
-            logp = token_logprobs(
+            logp = token_logprobs(  # chunked: never a [b, T, V] logits tensor
                 self.model,
                 ids.to(self.device),
                 attention.to(self.device),
                 temperature=self.agent.temperature,
+                positions=mask.to(self.device),  # no LM head on prompt tokens
             )
             advantages = torch.tensor([s.advantage for s in micro], dtype=torch.float32)
             loss, stats = policy_loss(

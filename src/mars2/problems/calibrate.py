@@ -16,11 +16,14 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mars2.config import Config
 from mars2.search.tree import TreeState
 from mars2.types import Problem
+
+if TYPE_CHECKING:
+    from mars2.agents.base import Policy
 
 BINS = (0.0, 0.05, 0.2, 0.4, 0.7, 1.0)
 
@@ -83,16 +86,19 @@ def calibrate(
     problems: Sequence[Problem],
     samples: int,
     on_problem: Callable[[ProblemRate], None] | None = None,
+    policies: Sequence[Policy] | None = None,
 ) -> list[ProblemRate]:
     """Sample every problem `samples` times with `config.agents` (their own temperature and
     `max_new_tokens`) and return the per-problem rates, in input order. `on_problem` is called
-    as each problem finishes (for a progress bar or an incremental file)."""
+    as each problem finishes (for a progress bar or an incremental file). `policies`, one per
+    agent, replace the agents' models (the caller then closes them)."""
     from mars2.rollout import Orchestrator, TreeResult
     from mars2.rollout.engines import load_policies
     from mars2.sandbox import Sandbox
 
     config = calibration_config(config, samples)
-    policies = load_policies(config.agents, seed=config.seed)
+    owned = policies is None
+    policies = load_policies(config.agents, seed=config.seed) if policies is None else policies
     try:
         with Sandbox(config.sandbox) as sandbox:
             orchestrator = Orchestrator(
@@ -105,7 +111,7 @@ def calibrate(
 
             results = asyncio.run(orchestrator.run(problems, seed=config.seed, on_tree=on_tree))
     finally:
-        for policy in policies:
+        for policy in policies if owned else ():
             policy.close()
     return [rate_of(r.problem, r.state) for r in results]
 

@@ -1,10 +1,14 @@
-"""`mars2 problems validate|list|show`: check problem files, list the known sets, print problems."""
+"""`mars2 problems validate|list|show|calibrate`: check problem files, list the known sets, print
+problems, measure base solve rates."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+import time
+from pathlib import Path
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -50,7 +54,34 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     show.add_argument("--limit", type=int, help="At most this many problems.")
     show.set_defaults(func=run_show)
 
-    for p in (validate, listing, show):
+    calibrate = inner.add_parser(
+        "calibrate", help="Base solve rate of every problem: n fresh samples each (JSONL + PNG)."
+    )
+    calibrate.add_argument("name", metavar="SET", help="A problem set or file.")
+    calibrate.add_argument(
+        "--agents", metavar="M[,M...]",
+        help="Models that sample (one agent each, sharing the samples); default: the config's agents.",
+    )  # fmt: skip
+    calibrate.add_argument(
+        "--samples", type=int, default=8, metavar="N", help="Fresh samples per problem (default 8)."
+    )
+    calibrate.add_argument("--limit", type=int, metavar="K", help="Only K problems.")
+    calibrate.add_argument(
+        "--shuffle", action="store_true",
+        help="Shuffle the set (seeded by the config's seed) before --limit: a random subset.",
+    )  # fmt: skip
+    calibrate.add_argument(
+        "--out", metavar="FILE",
+        help="Rates JSONL (default runs/calibrate-<time>/rates.jsonl); the PNG goes next to it.",
+    )  # fmt: skip
+    calibrate.add_argument("--config", metavar="FILE", help="YAML config (agents, sandbox).")
+    calibrate.add_argument(
+        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+        help="Config override, e.g. --set agents.0.max_new_tokens=256 (repeatable).",
+    )  # fmt: skip
+    calibrate.set_defaults(func=run_calibrate)
+
+    for p in (validate, listing, show, calibrate):
         p.add_argument("--debug", action="store_true", help="Show tracebacks for errors.")
 
 
@@ -150,4 +181,92 @@ def run_show(args: argparse.Namespace) -> int:
     console = Console()
     for problem in problems:
         console.print(_panel(problem))
+    return 0
+
+
+def _agent_overrides(agents: str | None) -> list[str]:
+    if not agents:
+        return []
+    models = [m.strip() for m in agents.split(",") if m.strip()]
+    if not models:
+        raise UserError("--agents needs at least one model name")
+    specs = [
+        f"{{name: {m}-{i}, model: '{m}', role: coder, trainable: false}}"
+        for i, m in enumerate(models)
+    ]
+    return [f"agents=[{', '.join(specs)}]"]
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from mars2.problems.calibrate import (
+        ProblemRate,
+        bin_labels,
+        calibrate,
+        histogram,
+        histogram_png,
+        write_rates,
+    )
+
+    if args.samples < 1:
+        raise UserError(f"--samples must be at least 1, got {args.samples}")
+    if args.limit is not None and args.limit < 1:
+        raise UserError(f"--limit must be at least 1, got {args.limit}")
+    config = load_config(args.config, [*_agent_overrides(args.agents), *args.overrides])
+    problems = load_problems(args.name)
+    if args.shuffle:
+        random.Random(config.seed).shuffle(problems)
+    problems = problems[: args.limit] if args.limit else problems
+    if not problems:
+        raise UserError(f"problem set '{args.name}' is empty")
+    out = Path(args.out or f"runs/calibrate-{time.strftime('%Y%m%d-%H%M%S')}/rates.jsonl")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_suffix(".partial.jsonl")
+    console = Console()
+    columns = (
+        TextColumn("[bold]calibrate"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+    )
+    done = [0, 0]  # passes, samples
+    with open(partial, "w", encoding="utf-8") as sink, Progress(*columns, console=console) as bar:
+        task = bar.add_task("problems", total=len(problems), rate="")
+
+        def on_problem(rate: ProblemRate) -> None:
+            sink.write(json.dumps(rate.to_json()) + "\n")
+            sink.flush()
+            done[0] += rate.passes
+            done[1] += rate.n
+            bar.update(task, advance=1, rate=f"pass@1 so far {done[0] / max(done[1], 1):.3f}")
+
+        rates = calibrate(config, problems, args.samples, on_problem)
+    write_rates(rates, out)
+    partial.unlink(missing_ok=True)
+    png = out.with_suffix(".png")
+    models = ",".join(sorted({a.model for a in config.agents}))
+    histogram_png(rates, png, f"{args.name}: {models}, {args.samples} samples each")
+    table = Table(title=f"{args.name}: base pass@1 of {len(rates)} problems ({models})")
+    splits = sorted({r.split or "none" for r in rates})
+    table.add_column("pass@1")
+    for split in splits:
+        table.add_column(split, justify="right")
+    table.add_column("all", justify="right")
+    groups = [[r for r in rates if (r.split or "none") == s] for s in splits] + [rates]
+    counts = [histogram(g) for g in groups]
+    for i, label in enumerate(bin_labels()):
+        table.add_row(label, *(str(c[i]) for c in counts))
+    table.add_row(
+        "mean", *(f"{sum(r.pass_at_1 for r in g) / len(g):.3f}" if g else "-" for g in groups)
+    )
+    console.print(table)
+    console.print(f"rates: {out}\nhistogram: {png}")
     return 0

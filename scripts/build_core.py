@@ -1,0 +1,215 @@
+"""Build `src/mars2/problems/data/core.jsonl` (the `bundled:core` tier) from `core_families/`.
+
+Problems are one-line functions (see `core_families/__init__.py`). Each statement gets one worked
+example, taken from the first public test. Expected outputs come from running the reference, and
+every problem passes the checks of `build_bundled.py` (unique ids, plain JSON outputs, >= 3 public
+and >= 5 private tests with distinct inputs, trivially wrong answers fail). Splits: `test` for the
+test families; for each train family a seeded draw of a quarter of its problems is `iid`, the rest
+`train`.
+
+Calibration: `scripts/core_calibration.jsonl` holds measured base solve rates (the output of
+`mars2 problems calibrate`, several files concatenated are fine: the counts of one id add up).
+A measured problem is kept only when its pass@1 lies in [LOW, HIGH]; an unmeasured one is kept.
+The kept problems carry their counts in `metadata.calibration`.
+
+    python scripts/build_core.py                     # (re)write core.jsonl; same output every run
+    python scripts/build_core.py --check             # exit 1 when the committed file is stale
+    python scripts/build_core.py --pool FILE         # every candidate, unfiltered (to calibrate)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import pkgutil
+import random
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import core_families
+from build_bundled import BuildError, check_spec, render, run_reference
+from bundled_families import Spec
+from core_families import CoreFamily
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src" / "mars2" / "problems" / "data" / "core.jsonl"
+CALIBRATION = ROOT / "scripts" / "core_calibration.jsonl"
+SOURCE = "bundled:core"
+LOW, HIGH = 0.05, 0.70
+IID_SHARE = 0.25
+log = logging.getLogger("build_core")
+
+
+def load_families() -> list[CoreFamily]:
+    """Every `FAMILY*` of the modules of `core_families`, in module order."""
+    families = []
+    for info in sorted(pkgutil.iter_modules(core_families.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"core_families.{info.name}")
+        families.extend(v for k, v in vars(module).items() if k.startswith("FAMILY"))
+    return families
+
+
+def with_example(spec: Spec, outputs: list[Any]) -> Spec:
+    """The statement plus "For example, `f(args)` returns `out`." from the first case."""
+    args = ", ".join(repr(a) for a in spec.cases[0])
+    example = f" For example, `{spec.fn_name}({args})` returns `{outputs[0]!r}`."
+    return replace(spec, statement=spec.statement + example)
+
+
+def ordered(spec: Spec, outputs: list[Any]) -> tuple[Spec, list[Any]]:
+    """The cases reordered so that the checks of `check_spec` pass when some order makes them
+    pass: first the cases interleaved by output (the public tests then show different answers),
+    then seeded shuffles. The order is the same on every build."""
+    by_output: dict[str, list[int]] = {}
+    for i, out in enumerate(outputs):
+        by_output.setdefault(json.dumps(out), []).append(i)
+    groups = list(by_output.values())
+    first = [g[j] for j in range(max(map(len, groups))) for g in groups if j < len(g)]
+    rng = random.Random(spec.id)
+    order = first
+    for _ in range(200):
+        candidate = replace(spec, cases=tuple(spec.cases[i] for i in order))
+        answers = [outputs[i] for i in order]
+        try:
+            check_spec(candidate, answers)
+        except BuildError:
+            order = rng.sample(range(len(outputs)), len(outputs))
+            continue
+        return candidate, answers
+    check_spec(spec, outputs)  # raises the error of the written order
+    return spec, outputs
+
+
+def splits_of(family: CoreFamily) -> list[str]:
+    """`test` for a test family; else a seeded quarter (at least one) `iid`, the rest `train`."""
+    if family.pool == "test":
+        return ["test"] * len(family.specs)
+    n_iid = max(1, round(IID_SHARE * len(family.specs)))
+    chosen = set(random.Random(f"core:{family.name}").sample(range(len(family.specs)), n_iid))
+    return ["iid" if i in chosen else "train" for i in range(len(family.specs))]
+
+
+def read_calibration(path: Path) -> dict[str, tuple[int, int]]:
+    """id -> (samples, passes), summed over every record of that id."""
+    counts: dict[str, tuple[int, int]] = {}
+    if not path.exists():
+        return counts
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            n, passes = counts.get(row["id"], (0, 0))
+            counts[row["id"]] = (n + int(row["n"]), passes + int(row["passes"]))
+    return counts
+
+
+def record(spec: Spec, family: str, split: str, outputs: list[Any]) -> dict[str, Any]:
+    """The design.md §10 JSONL record of one problem."""
+    tests = [{"input": list(c), "output": o} for c, o in zip(spec.cases, outputs, strict=True)]
+    return {
+        "id": spec.id,
+        "statement": spec.statement,
+        "starter_code": spec.solution.splitlines()[0] + "\n",
+        "test_style": "functional",
+        "fn_name": spec.fn_name,
+        "public_tests": tests[: spec.n_public],
+        "private_tests": tests[spec.n_public :],
+        "solution": spec.solution,
+        "difficulty": spec.difficulty,
+        "source": SOURCE,
+        "split": split,
+        "metadata": {"family": family},
+    }
+
+
+def build(families: list[CoreFamily]) -> list[dict[str, Any]]:
+    """Every candidate record, checked, in family order (no calibration filter)."""
+    names = Counter(f.name for f in families)
+    if dup := [n for n, k in names.items() if k > 1]:
+        raise BuildError(f"family names used twice: {dup}")
+    records = []
+    for family in families:
+        if family.pool not in ("train", "test") or not family.specs:
+            raise BuildError(f"family {family.name}: pool {family.pool!r}, no problems?")
+        for spec, split in zip(family.specs, splits_of(family), strict=True):
+            outputs = run_reference(spec)
+            spec, outputs = ordered(spec, outputs)
+            spec = with_example(spec, outputs)
+            check_spec(spec, outputs)
+            records.append(record(spec, family.name, split, outputs))
+    ids = Counter(r["id"] for r in records)
+    if dup := [i for i, k in ids.items() if k > 1]:
+        raise BuildError(f"ids used twice: {dup}")
+    return records
+
+
+def calibrated(
+    records: list[dict[str, Any]], counts: dict[str, tuple[int, int]]
+) -> list[dict[str, Any]]:
+    """Drop measured problems outside [LOW, HIGH]; note the counts of the measured ones kept."""
+    kept = []
+    for r in records:
+        if r["id"] not in counts:
+            kept.append(r)
+            continue
+        n, passes = counts[r["id"]]
+        if n and LOW <= passes / n <= HIGH:
+            kept.append(
+                {**r, "metadata": {**r["metadata"], "calibration": {"n": n, "passes": passes}}}
+            )
+    return kept
+
+
+def summary(records: list[dict[str, Any]]) -> str:
+    counts = Counter(r["split"] for r in records)
+    measured = Counter(r["split"] for r in records if "calibration" in r["metadata"])
+    families = {
+        s: len({r["metadata"]["family"] for r in records if r["split"] == s}) for s in counts
+    }
+    parts = [
+        f"{s}: {n} ({measured[s]} calibrated, {families[s]} families)"
+        for s, n in sorted(counts.items())
+    ]
+    return f"{len(records)} problems; " + "; ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write the JSONL")
+    parser.add_argument("--pool", type=Path, help="write every candidate, unfiltered, here")
+    parser.add_argument("--calibration", type=Path, default=CALIBRATION, help="measured rates")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        records = build(load_families())
+    except BuildError as err:
+        log.error("build failed: %s", err)
+        return 1
+    if args.pool:
+        args.pool.write_text(render(records), encoding="utf-8")
+        log.info("candidates: %s\nwrote %s", summary(records), args.pool)
+        return 0
+    counts = read_calibration(args.calibration)
+    kept = calibrated(records, counts)
+    log.info("candidates: %s", summary(records))
+    log.info("kept: %s", summary(kept))
+    text = render(kept)
+    if args.check:
+        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        if current != text:
+            log.error("%s is out of date: run python scripts/build_core.py", args.out)
+            return 1
+        return 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    log.info("wrote %s", args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -72,7 +72,7 @@ def measure(layout: str, samples: int, prompt: int, response: int, new_tokens: i
     import torch
 
     from mars2.config import load_config
-    from mars2.train.placement import LocalPlacement
+    from mars2.training.placement import LocalPlacement
     from mars2.types import Sample
 
     torch.manual_seed(0)

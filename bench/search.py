@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from rich.console import Console
 from rich.table import Table
 
-from mars2.search import SearchConfig, make_algorithm
+from mars2.treesearch import SearchConfig, make_algorithm
 
 SIZES = (100, 1000)
 AGENTS = (1, 3)
@@ -133,7 +133,7 @@ def main() -> int:
             )
         )
         return 0
-    table = Table(title="AB-MCTS-A cost per node: mars2.search vs treequest ABMCTSA (gaussian)")
+    table = Table(title="AB-MCTS-A cost per node: mars2.treesearch vs treequest ABMCTSA (gaussian)")
     for column in (
         "agents",
         "nodes",

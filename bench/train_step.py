@@ -103,7 +103,7 @@ def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
 
 def run_mars2(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int) -> Any:
     from mars2.config import AgentConfig, LossConfig, TrainConfig
-    from mars2.train.learner import Learner
+    from mars2.training.learner import Learner
 
     learner = Learner(
         model,

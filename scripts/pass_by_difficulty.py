@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mars2.credit.records import read_node_records
 from mars2.problems import load_problems
-from mars2.search.metrics import pass_at_k
+from mars2.treesearch.metrics import pass_at_k
 
 
 def main() -> None:

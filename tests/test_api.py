@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 import sys
@@ -10,17 +11,22 @@ from pathlib import Path
 import pytest
 
 import mars2
+from mars2.errors import ConfigError, UserError
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_import_mars2_is_cheap_and_exposes_the_api() -> None:
-    code = "import sys, mars2; print('torch' in sys.modules, callable(mars2.search))"
+    code = "import sys, mars2; print('torch' in sys.modules, callable(mars2.search), callable(mars2.train))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]
+    assert out.stdout.split() == ["False", "True", "True"]
     assert set(mars2.__all__) >= {"load_config", "search", "train", "evaluate", "register_reward"}
     with pytest.raises(AttributeError):
         _ = mars2.no_such_thing
+    # the subpackages are not called search/train: importing them never hides the functions
+    importlib.import_module("mars2.training.loop")
+    importlib.import_module("mars2.treesearch")
+    assert callable(mars2.search) and callable(mars2.train)
 
 
 def test_agents_are_named_by_their_roles() -> None:
@@ -48,11 +54,11 @@ def test_docs_api_examples_run(tmp_path: Path) -> None:
 
 
 def test_registry_names_are_checked_when_the_config_loads() -> None:
-    with pytest.raises(mars2.errors.ConfigError, match="did you mean 'binary'"):
+    with pytest.raises(ConfigError, match="did you mean 'binary'"):
         mars2.load_config(None, ["credit.reward=binray"])
-    with pytest.raises(mars2.errors.ConfigError, match="cannot import"):
+    with pytest.raises(ConfigError, match="cannot import"):
         mars2.load_config(None, ["search.algo=no_such_module:Algo"])
     config = mars2.load_config(None, ["credit.reward=mars2.types:binary_reward"])
     assert config.credit.reward == "mars2.types:binary_reward"
-    with pytest.raises(mars2.errors.UserError, match="built in"):
+    with pytest.raises(UserError, match="built in"):
         mars2.register_reward("binary", lambda record: 0.0)

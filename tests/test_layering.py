@@ -17,12 +17,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths"),
     ("registry",),  # built-in entries are dotted-path strings: it imports nothing it registers
     ("types", "config"),
-    ("search", "sandbox", "credit"),
+    ("treesearch", "sandbox", "credit"),
     ("problems",),  # `mars2 problems validate --run` grades reference solutions in the sandbox
     ("agents", "rl"),
     ("rollout",),
     ("evaluation",),
-    ("train", "report"),
+    ("training", "report"),
     ("cluster",),
     ("api",),
     ("cli", "mars2"),
@@ -32,7 +32,7 @@ RANK = {package: rank for rank, names in enumerate(LAYERS) for package in names}
 
 
 def package_of(path: Path) -> str:
-    """`mars2/search/abmcts.py` -> `search`; `mars2/__init__.py` -> `mars2`; `mars2/types.py` ->
+    """`mars2/treesearch/abmcts.py` -> `treesearch`; `mars2/__init__.py` -> `mars2`; `mars2/types.py` ->
     `types`."""
     parts = path.relative_to(SRC).with_suffix("").parts
     if parts == ("__init__",):
@@ -81,17 +81,17 @@ def violations(edges: Mapping[str, Iterable[str]]) -> list[str]:
 
 def test_the_import_graph_follows_the_layers() -> None:
     edges = package_edges()
-    assert {"search", "credit", "train", "cli"} <= set(edges)
+    assert {"treesearch", "credit", "training", "cli"} <= set(edges)
     assert not violations(edges), "\n".join(violations(edges))
 
 
 def test_a_planted_wrong_arrow_is_caught() -> None:
     edges = package_edges()
-    edges["search"] = {*edges["search"], "agents"}  # the pure search importing a backend
-    edges["train"] = {*edges["train"], "cluster"}  # the loop reaching up to Ray
+    edges["treesearch"] = {*edges["treesearch"], "agents"}  # the pure search importing a backend
+    edges["training"] = {*edges["training"], "cluster"}  # the loop reaching up to Ray
     assert violations(edges) == [
-        "search -> agents: points up or sideways",
-        "train -> cluster: points up or sideways",
+        "training -> cluster: points up or sideways",
+        "treesearch -> agents: points up or sideways",
     ]
 
 

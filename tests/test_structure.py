@@ -10,7 +10,7 @@ import sys
 import mars2
 
 PURE = (
-    "mars2.search",
+    "mars2.treesearch",
     "mars2.credit",
     "mars2.sandbox",
     "mars2.problems",

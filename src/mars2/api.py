@@ -148,7 +148,7 @@ def train(
     (default `output.out`, else runs/train-<time>) and return the last value of every metric
     (`eval/pass@1`, `train/reward/mean`, ...). `on_step` sees each metrics.jsonl line."""
     from mars2.cluster import make_placement
-    from mars2.train.loop import Trainer
+    from mars2.training.loop import Trainer
 
     if not isinstance(config, Config):
         config = load_config(config)
@@ -174,7 +174,7 @@ def evaluate(
     several (`result["alone"]`), or only the `agents` named. Writes eval.json, metrics.json and
     the trees to `out` (default RUN/eval-<checkpoint>) and returns the metrics.json summary."""
     from mars2.evaluation.run import evaluate_teams, summary
-    from mars2.train.restore import checkpoint_path, trained_models
+    from mars2.training.restore import checkpoint_path, trained_models
 
     run_dir = Path(run)
     if not (run_dir / "config.yaml").is_file():
@@ -239,6 +239,6 @@ def register_backend(name: str, fn: Callable[..., Any] | None = None) -> Any:
 
 
 def register_algorithm(name: str, cls: type | None = None) -> Any:
-    """Add a search algorithm, a `mars2.search.Algorithm` subclass built as
+    """Add a search algorithm, a `mars2.treesearch.Algorithm` subclass built as
     `cls(search_config, n_agents)` (`search.algo: NAME`); a decorator without `cls`."""
     return ALGORITHMS.register(name, cls)

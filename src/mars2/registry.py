@@ -117,11 +117,11 @@ BACKENDS: Registry[Callable[..., Any]] = Registry(
 ALGORITHMS: Registry[type] = Registry(
     "search algorithm",
     {
-        "abmcts": "mars2.search.abmcts:ABMCTS",
-        "sampling": "mars2.search.baselines:Sampling",
-        "refine": "mars2.search.baselines:Refine",
-        "best_first": "mars2.search.baselines:BestFirst",
+        "abmcts": "mars2.treesearch.abmcts:ABMCTS",
+        "sampling": "mars2.treesearch.baselines:Sampling",
+        "refine": "mars2.treesearch.baselines:Refine",
+        "best_first": "mars2.treesearch.baselines:BestFirst",
     },
 )
-"""A `mars2.search.Algorithm` subclass, constructed as `cls(search_config, n_agents)`
+"""A `mars2.treesearch.Algorithm` subclass, constructed as `cls(search_config, n_agents)`
 (`search.algo`, `eval.algo`)."""

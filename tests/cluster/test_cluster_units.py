@@ -37,7 +37,7 @@ def test_import_mars2_cluster_imports_neither_ray_nor_the_trainer() -> None:
     """Ray stays optional, and the Trainer's placement imports this package, not the reverse."""
     code = (
         "import sys, mars2.cluster, mars2.cluster.placement; "
-        "print('ray' in sys.modules, 'mars2.train.placement' in sys.modules)"
+        "print('ray' in sys.modules, 'mars2.training.placement' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

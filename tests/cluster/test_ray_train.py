@@ -22,8 +22,8 @@ from mars2.cluster.placement import RayPlacement  # noqa: E402
 from mars2.cluster.proxies import LearnerHandle  # noqa: E402
 from mars2.config import Config, load_config  # noqa: E402
 from mars2.errors import InfraError, UserError  # noqa: E402
-from mars2.train import checkpoint  # noqa: E402
-from mars2.train.loop import Trainer  # noqa: E402
+from mars2.training import checkpoint  # noqa: E402
+from mars2.training.loop import Trainer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "smoke.yaml"

@@ -11,7 +11,7 @@ import pytest
 from fakes import RIGHT, SUM_EVENS, WRONG, ScriptedPolicy, fenced
 from mars2.cli import main
 from mars2.config import load_config
-from mars2.problems.calibrate import (
+from mars2.evaluation.calibrate import (
     ProblemRate,
     bin_labels,
     calibrate,

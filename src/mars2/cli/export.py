@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from mars2.train.restore import checkpoint_path, export
+    from mars2.training.restore import checkpoint_path, export
 
     run_dir = Path(args.run_dir)
     if not (run_dir / "config.yaml").is_file():

@@ -206,7 +206,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         TimeElapsedColumn,
     )
 
-    from mars2.problems.calibrate import (
+    from mars2.evaluation.calibrate import (
         ProblemRate,
         bin_labels,
         calibrate,

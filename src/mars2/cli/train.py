@@ -47,8 +47,8 @@ def _resolve(args: argparse.Namespace) -> tuple[Config, Path]:
 
 def run(args: argparse.Namespace) -> int:
     from mars2.cluster import make_placement
-    from mars2.train import checkpoint
-    from mars2.train.loop import Trainer
+    from mars2.training import checkpoint
+    from mars2.training.loop import Trainer
 
     config, out = _resolve(args)
     console.print(

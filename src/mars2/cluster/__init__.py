@@ -16,7 +16,7 @@ from mars2.errors import UserError
 if TYPE_CHECKING:
     from mars2.cluster.placement import RayPlacement
     from mars2.config import Config
-    from mars2.train.placement import Placement
+    from mars2.training.placement import Placement
 
 _EXPORTS = {"RayPlacement": "mars2.cluster.placement"}
 __all__ = ["RayPlacement", "make_placement"]
@@ -25,7 +25,7 @@ __all__ = ["RayPlacement", "make_placement"]
 def make_placement(config: Config) -> Placement:
     """The placement `config.dist.backend` asks for (`ray` needs the `ray` extra)."""
     if config.dist.backend == "local":
-        from mars2.train.placement import LocalPlacement
+        from mars2.training.placement import LocalPlacement
 
         return LocalPlacement(config)
     if config.dist.backend == "ray":

@@ -18,7 +18,7 @@ class LearnerActor:
 
     def __init__(self, config: Config, agent_id: int) -> None:
         from mars2.agents import load_model
-        from mars2.train.learner import Learner
+        from mars2.training.learner import Learner
 
         agent = config.agents[agent_id]
         model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
@@ -66,7 +66,7 @@ class EngineActor:
     def __init__(self, config: Config, agent_id: int, seed: int) -> None:
         from mars2.agents import load_model, load_policy
         from mars2.agents.hf import HFPolicy
-        from mars2.train.learner import make_trainable
+        from mars2.training.learner import make_trainable
 
         agent = config.agents[agent_id]
         self.merged = agent.backend != "hf"

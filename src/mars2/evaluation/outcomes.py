@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from mars2.evaluation.stats import RESAMPLES, Estimate, bootstrap_mean
-from mars2.search.metrics import pass_at_k
+from mars2.treesearch.metrics import pass_at_k
 from mars2.types import NodeRecord
 
 

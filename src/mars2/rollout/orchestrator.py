@@ -19,7 +19,7 @@ from mars2.agents.base import Policy
 from mars2.agents.prompts import extract_code, generate_messages, refine_messages
 from mars2.config import AgentConfig, SearchConfig
 from mars2.sandbox import Sandbox
-from mars2.search import NodePayload, TreeState, Trial, make_algorithm, to_records
+from mars2.treesearch import NodePayload, TreeState, Trial, make_algorithm, to_records
 from mars2.types import NodeRecord, Problem, RewardKind
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mars2.rollout.orchestrator import TreeResult
-from mars2.search.metrics import summarize as summarize_states
+from mars2.treesearch.metrics import summarize as summarize_states
 
 
 def summarize(results: Sequence[TreeResult], agent_names: Sequence[str]) -> dict[str, Any]:

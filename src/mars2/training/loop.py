@@ -25,9 +25,9 @@ from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
 from mars2.rollout import Orchestrator, TreeResult
 from mars2.rollout.summary import summarize
-from mars2.train import checkpoint
-from mars2.train.logger import MetricsLogger
-from mars2.train.placement import LearnerLike, LocalPlacement, Placement
+from mars2.training import checkpoint
+from mars2.training.logger import MetricsLogger
+from mars2.training.placement import LearnerLike, LocalPlacement, Placement
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -289,7 +289,7 @@ class Trainer:
     # ------------------------------------------------------------------ checkpoints
 
     def state_dict(self) -> dict[str, Any]:
-        """What a checkpoint holds (see `mars2.train.checkpoint`): one learner state per set of
+        """What a checkpoint holds (see `mars2.training.checkpoint`): one learner state per set of
         trained weights, under the name of the agent that owns them."""
         from mars2.agents.models import resolve_model
 

@@ -20,7 +20,7 @@ from mars2.sandbox import Sandbox
 from mars2.types import ExecResult, Problem, Sample
 
 if TYPE_CHECKING:
-    from mars2.train.learner import Learner
+    from mars2.training.learner import Learner
 
 
 class LearnerLike(Protocol):
@@ -120,7 +120,7 @@ class LocalPlacement:
         )
 
     def _learner(self, model: Any, tokenizer: Any, agent_id: int, adapter: str) -> Learner:
-        from mars2.train.learner import Learner
+        from mars2.training.learner import Learner
 
         config = self.config
         return Learner(

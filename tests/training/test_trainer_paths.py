@@ -13,8 +13,8 @@ from typing import Any
 import torch
 
 from mars2.config import Config, load_config
-from mars2.train.learner import Learner
-from mars2.train.loop import Trainer
+from mars2.training.learner import Learner
+from mars2.training.loop import Trainer
 
 SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
 FAST = [

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from mars2.config import SearchConfig
 from mars2.registry import ALGORITHMS
-from mars2.search.abmcts import ABMCTS
-from mars2.search.base import Algorithm
-from mars2.search.baselines import BestFirst, Refine, Sampling
-from mars2.search.records import from_records, to_records
-from mars2.search.tree import ROOT, Node, NodePayload, TreeState, Trial
+from mars2.treesearch.abmcts import ABMCTS
+from mars2.treesearch.base import Algorithm
+from mars2.treesearch.baselines import BestFirst, Refine, Sampling
+from mars2.treesearch.records import from_records, to_records
+from mars2.treesearch.tree import ROOT, Node, NodePayload, TreeState, Trial
 
 BUILT_IN = {cls.name: cls for cls in (ABMCTS, Sampling, Refine, BestFirst)}
 

@@ -14,9 +14,9 @@ import torch
 from mars2.cli import main
 from mars2.config import Config, dump_yaml, load_config
 from mars2.errors import UserError
-from mars2.train import checkpoint
-from mars2.train.loop import Trainer
-from mars2.train.placement import LocalPlacement
+from mars2.training import checkpoint
+from mars2.training.loop import Trainer
+from mars2.training.placement import LocalPlacement
 from mars2.types import Sample
 
 ROOT = Path(__file__).resolve().parents[2]

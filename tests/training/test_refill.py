@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mars2.config import load_config
-from mars2.train.loop import Trainer
+from mars2.training.loop import Trainer
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = [

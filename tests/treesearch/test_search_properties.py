@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mars2.search import BUILT_IN, NodePayload, SearchConfig, TreeState, make_algorithm
-from mars2.search.base import Algorithm
+from mars2.treesearch import BUILT_IN, NodePayload, SearchConfig, TreeState, make_algorithm
+from mars2.treesearch.base import Algorithm
 
 ALGOS = sorted(BUILT_IN)
 SETTINGS = settings(max_examples=25, deadline=None)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mars2.search.base import Algorithm
-from mars2.search.tree import NodePayload, TreeState
+from mars2.treesearch.base import Algorithm
+from mars2.treesearch.tree import NodePayload, TreeState
 from mars2.types import NodeRecord, RewardKind
 
 

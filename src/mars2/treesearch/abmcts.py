@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from mars2.search.base import Algorithm
-from mars2.search.posterior import Arms
-from mars2.search.tree import ROOT, Node, TreeState, Trial
+from mars2.treesearch.base import Algorithm
+from mars2.treesearch.posterior import Arms
+from mars2.treesearch.tree import ROOT, Node, TreeState, Trial
 
 GEN, CONT = 0, 1
 FIRST_CHILD = 2

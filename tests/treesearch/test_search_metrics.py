@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from mars2.search import NodePayload, SearchConfig, TreeState, make_algorithm
-from mars2.search.metrics import best_node, pass_at_k, summarize, tree_stats
+from mars2.treesearch import NodePayload, SearchConfig, TreeState, make_algorithm
+from mars2.treesearch.metrics import best_node, pass_at_k, summarize, tree_stats
 
 
 def test_pass_at_k_hand_values() -> None:
@@ -98,7 +98,7 @@ def test_pass_at_1_counts_fresh_attempts_only() -> None:
 
 
 def test_records_round_trip() -> None:
-    from mars2.search import from_records, to_records
+    from mars2.treesearch import from_records, to_records
 
     state = tree([(None, 0, 0.5, False), (0, 1, 1.0, True), (None, 1, 0.0, False)])
     records = to_records(state, "t0", "sum-evens", reward="binary")

@@ -12,7 +12,7 @@ from transformers import LlamaConfig, LlamaForCausalLM
 
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import token_logprobs
-from mars2.train.learner import Learner, pad_batch
+from mars2.training.learner import Learner, pad_batch
 from mars2.types import Sample
 
 

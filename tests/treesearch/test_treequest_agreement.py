@@ -13,8 +13,8 @@ import statistics
 import numpy as np
 import pytest
 
-from mars2.search import SearchConfig, TreeState, make_algorithm
-from mars2.search.base import Algorithm
+from mars2.treesearch import SearchConfig, TreeState, make_algorithm
+from mars2.treesearch.base import Algorithm
 
 treequest = pytest.importorskip("treequest")
 stats = pytest.importorskip("scipy.stats")

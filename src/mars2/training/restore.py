@@ -1,6 +1,6 @@
 """Rebuild trained agents from a run's checkpoint: for evaluation and for export.
 
-A checkpoint's weights folders (`mars2.train.checkpoint`) are HF model folders (full
+A checkpoint's weights folders (`mars2.training.checkpoint`) are HF model folders (full
 fine-tuning) or peft adapter folders (LoRA) over the agent's base model. Agents that share
 weights get one model object; LoRA agents of one base get one base and an `AdapterView` each.
 """
@@ -17,7 +17,7 @@ from typing import Any
 from mars2.agents import load_model
 from mars2.config import Config
 from mars2.errors import UserError
-from mars2.train import checkpoint
+from mars2.training import checkpoint
 
 
 def checkpoint_path(run_dir: Path, step: int | None) -> Path:
@@ -68,7 +68,7 @@ def trained_models(config: Config, path: Path) -> dict[int, tuple[Any, Any]]:
     from peft import PeftModel
 
     from mars2.rollout.engines import AdapterView
-    from mars2.train.placement import shared_lora_bases
+    from mars2.training.placement import shared_lora_bases
 
     checkpoint.load_meta(path)  # a clear error for anything but a checkpoint folder
     models: dict[int, tuple[Any, Any]] = {}

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from mars2.search.base import Algorithm
-from mars2.search.tree import ROOT, Node, TreeState, Trial
+from mars2.treesearch.base import Algorithm
+from mars2.treesearch.tree import ROOT, Node, TreeState, Trial
 
 
 class Sampling(Algorithm):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mars2.search.tree import ROOT, Node, TreeState
+from mars2.treesearch.tree import ROOT, Node, TreeState
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

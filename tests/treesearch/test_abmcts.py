@@ -9,9 +9,9 @@ import statistics
 
 import pytest
 
-from mars2.search import ROOT, SearchConfig, TreeState, make_algorithm
-from mars2.search.abmcts import ABMCTSStats
-from mars2.search.base import Algorithm
+from mars2.treesearch import ROOT, SearchConfig, TreeState, make_algorithm
+from mars2.treesearch.abmcts import ABMCTSStats
+from mars2.treesearch.base import Algorithm
 
 GEN, CONT = 0, 1
 

@@ -14,9 +14,9 @@ import torch
 from mars2.config import Config, load_config
 from mars2.errors import ConfigError, UserError
 from mars2.rollout.engines import AdapterView
-from mars2.train.learner import Learner
-from mars2.train.loop import Trainer
-from mars2.train.placement import LocalPlacement
+from mars2.training.learner import Learner
+from mars2.training.loop import Trainer
+from mars2.training.placement import LocalPlacement
 from mars2.types import Sample
 
 ROOT = Path(__file__).resolve().parents[2]

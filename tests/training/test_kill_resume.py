@@ -41,8 +41,8 @@ from pathlib import Path
 moment, marker = sys.argv[1], Path(sys.argv[2])
 from mars2.agents.hf import HFPolicy
 from mars2.cli import main
-from mars2.train import checkpoint, loop
-from mars2.train.learner import Learner
+from mars2.training import checkpoint, loop
+from mars2.training.learner import Learner
 
 now = {"step": 0, "saving": None, "updates": 0}
 

@@ -12,8 +12,8 @@ from typing import ClassVar
 
 from mars2.config import SearchConfig
 from mars2.errors import ConfigError
-from mars2.search.posterior import Arms
-from mars2.search.tree import ROOT, Node, NodePayload, TreeState, Trial, new_state
+from mars2.treesearch.posterior import Arms
+from mars2.treesearch.tree import ROOT, Node, NodePayload, TreeState, Trial, new_state
 
 
 class Algorithm(ABC):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mars2.search.posterior import Arms
+from mars2.treesearch.posterior import Arms
 from mars2.types import Completion
 
 ROOT = -1

@@ -8,7 +8,7 @@ import statistics
 import numpy as np
 import pytest
 
-from mars2.search.posterior import VECTOR_MIN, Arms
+from mars2.treesearch.posterior import VECTOR_MIN, Arms
 
 
 def test_normal_update_matches_hand_computation() -> None:

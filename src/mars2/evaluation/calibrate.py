@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mars2.config import Config
-from mars2.search.tree import TreeState
+from mars2.treesearch.tree import TreeState
 from mars2.types import Problem
 
 if TYPE_CHECKING:

@@ -40,7 +40,7 @@ def metrics(out: Path) -> list[dict[str, Any]]:
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
 def test_smoke_cli_on_ray_equals_local_and_an_impossible_request_fails_fast(
-    tmp_path: Path,
+    tmp_path: Path, one_ray_cluster_at_a_time: None
 ) -> None:
     local = train(tmp_path / "local")
     assert local.returncode == 0, local.stderr[-3000:]

@@ -38,7 +38,7 @@ RAY = [
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[None]:
+def cluster(one_ray_cluster_at_a_time: None) -> Iterator[None]:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield

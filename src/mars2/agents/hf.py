@@ -178,7 +178,7 @@ def rollout_model(model: Any, dtype: str) -> Any:
             for name, module in copy_.named_modules()
             if isinstance(module, torch.nn.Linear) and module is not head
         }
-        return quantize_dynamic(copy_, layers)
+        return quantize_dynamic(copy_, layers)  # type: ignore[no-untyped-call]
 
 
 def _eos_ids(model: Any, tokenizer: Any) -> list[int]:

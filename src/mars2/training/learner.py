@@ -137,7 +137,8 @@ class Learner:
 
     @property
     def device(self) -> torch.device:
-        return next(self.model.parameters()).device
+        device: torch.device = next(self.model.parameters()).device
+        return device
 
     def _logprobs(self, model: Any, samples: Sequence[Sample], grad: bool) -> list[torch.Tensor]:
         """Per-micro-batch [b, T-1] log-probs of the samples' tokens under `model`."""
@@ -186,7 +187,7 @@ class Learner:
             stats = self._optimizer_step(mini, old, ref)
             for key, value in stats.items():
                 totals[key] = totals.get(key, 0.0) + value / n_mini
-        totals["lr"] = self.scheduler.get_last_lr()[0]
+        totals["lr"] = float(self.scheduler.get_last_lr()[0])
         totals["samples"] = float(len(samples))
         totals["tokens"] = float(sum(len(s.response_ids) for s in samples))
         return totals
@@ -225,7 +226,7 @@ class Learner:
                 loss_scale_seqs=len(samples),
                 norm_len=self.agent.max_new_tokens,
             )
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             loss_total += float(loss.detach())
             # the loss's statistics are token-weighted means over the micro-batch
             weight = stats.pop("tokens", 0.0) / max(n_tokens, 1)

@@ -291,11 +291,12 @@ def test_weight_sync_refreshes_the_copy(tiny: tuple[Any, Any], dtype: str) -> No
     assert [o.logprobs for o in restored] == [o.logprobs for o in before]
 
 
-def test_auto_picks_a_copy_on_cpu_and_int8_is_cpu_only(tiny: tuple[Any, Any]) -> None:
+def test_auto_keeps_the_model_and_int8_is_cpu_only(tiny: tuple[Any, Any]) -> None:
     from mars2.agents.hf import resolve_rollout_dtype
 
     model, _ = tiny
-    assert resolve_rollout_dtype("auto", model) == "bfloat16"
+    assert resolve_rollout_dtype("auto", model) == "model"
+    assert resolve_rollout_dtype("bfloat16", model) == "bfloat16"
     assert resolve_rollout_dtype("model", model) == "model"
     with pytest.raises(ConfigError, match="rollout_dtype"):
         AgentConfig(rollout_dtype="int8", device="cuda")

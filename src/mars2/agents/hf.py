@@ -156,8 +156,8 @@ class HFPolicy(ChatEngine):
 def resolve_rollout_dtype(setting: str, model: Any) -> str:
     """`AgentConfig.rollout_dtype` with `auto` resolved for `model`'s device and dtype."""
     param = next(model.parameters())
-    if setting == "auto":
-        setting = "bfloat16" if param.device.type == "cpu" else "model"
+    if setting == "auto":  # bfloat16 on CPU: a faster forward, no end-to-end gain shown yet
+        setting = "model"
     if setting == "bfloat16" and param.dtype == torch.bfloat16:
         return "model"  # already bfloat16: a copy would change nothing
     if setting == "int8" and param.device.type != "cpu":

@@ -96,7 +96,7 @@ class AgentConfig:
         "(rollout log-probs equal the learner's); `bfloat16`: a bfloat16 copy; `int8`: a copy "
         "with int8 dynamic-quantized Linear layers (CPU only). A copy is refreshed at every "
         "weight sync; the learner's log-probs stay exact and TIS corrects the mismatch. `auto`: "
-        "`bfloat16` on CPU, `model` on GPU (docs/performance.md has the measurements).",
+        "`model` for now (docs/performance.md has the measurements).",
     )
     vllm_gpu_memory: float = _f(
         0.45,

@@ -264,9 +264,11 @@ def test_fast_copies_give_valid_completions_close_to_the_learner(
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "int8"])
 def test_weight_sync_refreshes_the_copy(tiny: tuple[Any, Any], dtype: str) -> None:
-    """A learner trains the shared model in place: the copy follows at sync_weights, not before."""
+    """A learner trains the shared model in place (or a checkpoint is restored into it): the copy
+    follows at sync_weights, and at the next rollout even without one."""
     model, tokenizer = tiny
     policy = HFPolicy(dataclasses.replace(AGENT, rollout_dtype=dtype), model, tokenizer)
+    tolerance = 0.05 if dtype == "bfloat16" else 0.3
     before = run_many(policy, 2, [11, 12])
     saved = {k: v.clone() for k, v in model.state_dict().items()}
     try:
@@ -274,23 +276,27 @@ def test_weight_sync_refreshes_the_copy(tiny: tuple[Any, Any], dtype: str) -> No
             for name, param in model.named_parameters():
                 if name.endswith("q_proj.weight") or name.endswith("up_proj.weight"):
                     param.mul_(3.0)
-        stale = run_many(policy, 2, [11, 12])
+        unsynced = run_many(policy, 2, [11, 12])
+        gap_unsynced = learner_gap(model, unsynced)
         policy.sync_weights()
         after = run_many(policy, 2, [11, 12])
         gap = learner_gap(model, after)
     finally:
         model.load_state_dict(saved)
+    restored = run_many(policy, 2, [11, 12])
     policy.close()
-    assert [o.logprobs for o in stale] == [o.logprobs for o in before]
     assert [o.logprobs for o in after] != [o.logprobs for o in before]
-    assert gap < (0.05 if dtype == "bfloat16" else 0.3)  # the copy of the NEW weights
+    assert [o.logprobs for o in after] == [o.logprobs for o in unsynced]
+    assert gap < tolerance and gap_unsynced < tolerance  # copies of the NEW weights
+    assert [o.logprobs for o in restored] == [o.logprobs for o in before]
 
 
-def test_auto_picks_a_copy_on_cpu_and_int8_is_cpu_only(tiny: tuple[Any, Any]) -> None:
+def test_auto_keeps_the_model_and_int8_is_cpu_only(tiny: tuple[Any, Any]) -> None:
     from mars2.agents.hf import resolve_rollout_dtype
 
     model, _ = tiny
-    assert resolve_rollout_dtype("auto", model) == "bfloat16"
+    assert resolve_rollout_dtype("auto", model) == "model"
+    assert resolve_rollout_dtype("bfloat16", model) == "bfloat16"
     assert resolve_rollout_dtype("model", model) == "model"
     with pytest.raises(ConfigError, match="rollout_dtype"):
         AgentConfig(rollout_dtype="int8", device="cuda")

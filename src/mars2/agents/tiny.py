@@ -179,6 +179,7 @@ def build_model(tokenizer: Any, variant: str = "tiny-random") -> Any:
         "eos_token_id": tokenizer.eos_token_id,
         "pad_token_id": tokenizer.pad_token_id,
     }
+    model: Any
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
         model: PreTrainedModel

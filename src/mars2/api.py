@@ -103,8 +103,8 @@ def search(
             "wall_s": wall,
             "tokens": stats.tokens,
             "tokens_per_s": stats.tokens / wall if wall else 0.0,
-            "time/generate": stats.generate_s,
-            "time/execute": stats.execute_s,
+            "busy/generate": stats.generate_s,
+            "busy/execute": stats.execute_s,
         }
     )
     if out is not None:

@@ -495,12 +495,23 @@ class Config:
 
     def __post_init__(self) -> None:
         _check(len(self.agents) >= 1, "agents", list(self.agents), "needs at least one agent")
+        # One agent-name rule: an unnamed agent is `agent<i>` everywhere (metrics, policies,
+        # checkpoints, evaluations), so the name is filled in here, once.
+        named = tuple(
+            agent if agent.name else dataclasses.replace(agent, name=f"agent{i}")
+            for i, agent in enumerate(self.agents)
+        )
+        object.__setattr__(self, "agents", named)
+        names = [agent.name for agent in named]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        _check(not repeated, "agents", repeated, "agent names must be unique")
         share = self.search.min_share * len(self.agents)
         _check(share <= 1, "search.min_share", self.search.min_share, "times #agents must be <= 1")
         _check_sharing(self)
 
     def agent_name(self, agent_id: int) -> str:
-        return self.agents[agent_id].name or f"agent{agent_id}"
+        """The agent's name (`agents.N.name`, or `agent<N>` when unset)."""
+        return self.agents[agent_id].name
 
     def weights_owner(self, agent_id: int) -> int:
         """The agent whose weights agent `agent_id` uses: itself, or the one it `share_with`s."""

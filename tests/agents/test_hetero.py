@@ -77,7 +77,7 @@ def test_mixed_team_searches_and_trains_one_step(
     ]  # fmt: skip
     assert main(search) == 0
     metrics = json.loads((tmp_path / "search" / "metrics.json").read_text())
-    assert set(metrics["agents"]) == {"tiny-random-0", "tiny-random-base-1"}
+    assert set(metrics["agents"]) == {"coder", "debugger"}  # named by their roles
     assert metrics["nodes"] == 2
     train = [
         "train", "--config", str(ROOT / "configs" / "smoke.yaml"), "--out", str(tmp_path / "train"),

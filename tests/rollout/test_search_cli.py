@@ -22,7 +22,7 @@ def test_search_writes_metrics_and_trees(tmp_path: Path) -> None:
     for key in ("pass@1", "pass@1_mcts", "pass@n"):
         assert 0.0 <= metrics[key] <= 1.0
     assert metrics["n_problems"] == 2 and metrics["nodes"] == 6
-    assert set(metrics["agents"]) == {"tiny-random-0", "tiny-random-1"}
+    assert set(metrics["agents"]) == {"coder", "debugger"}  # named by their roles
     records = [
         json.loads(line) for line in (out / "trees" / "search.jsonl").read_text().splitlines()
     ]

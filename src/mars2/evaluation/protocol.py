@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from mars2 import seeds
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.types import Problem
 
@@ -28,7 +29,6 @@ SEARCH_FIELDS = (
     "virtual_score",
     "width",
 )
-EVAL_SEED_OFFSET = 999_983  # evaluation trees never share seeds with training trees
 
 
 def eval_search(config: Config) -> SearchConfig:
@@ -39,7 +39,7 @@ def eval_search(config: Config) -> SearchConfig:
 
 def eval_seed(config: Config) -> int:
     """The seed of an evaluation's trees (tree i of the run gets eval_seed + i)."""
-    return config.seed + EVAL_SEED_OFFSET
+    return seeds.evaluation(config.seed)
 
 
 def _one_or_all(values: Sequence[Any]) -> Any:

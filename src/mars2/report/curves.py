@@ -21,6 +21,7 @@ TITLES = {
     "train": "Training",
     "loss": "Policy loss per agent",
     "time": "Time per step, split (s)",
+    "busy": "Busy seconds summed over concurrent trees",
     "kl": "KL to the reference per agent",
     "clip_frac": "Clipped fraction per agent",
     "tis_mean": "Mean TIS weight per agent",
@@ -67,6 +68,8 @@ def learning_curves(runs: Sequence[Run], dpi: int = 100) -> list[Chart]:
     charts = []
     for name, keys in families(with_steps).items():
         stacked = name == "time" and len(with_steps) == 1 and len(keys) > 1
+        if stacked:  # the phases' wall times stack up to the step; the total is not a phase
+            keys = [k for k in keys if k != "time/step"]
         png = _plot(with_steps, name, keys, stacked, dpi)
         charts.append(Chart(f"curve-{_slug(name)}", TITLES.get(name, name), png))
     return charts

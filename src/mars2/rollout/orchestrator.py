@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from mars2 import seeds
 from mars2.agents.base import Policy
 from mars2.agents.prompts import extract_code, generate_messages, refine_messages
 from mars2.config import AgentConfig, SearchConfig
@@ -116,7 +117,7 @@ class Orchestrator:
             )
         t0 = time.perf_counter()
         completion = await self.policies[trial.agent_id].generate(
-            messages, seed=seed * 100_003 + trial.node_id
+            messages, seed=seeds.node_request(seed, trial.node_id)
         )
         t1 = time.perf_counter()
         code = extract_code(completion.text)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from mars2 import seeds
 from mars2.config import Config, SearchConfig
 from mars2.credit import assign_credit, filter_groups
 from mars2.errors import UserError
@@ -43,7 +44,7 @@ class ProblemStream:
 
     def _order(self, epoch: int) -> list[int]:
         order = list(range(len(self.problems)))
-        random.Random(self.seed * 7_919 + epoch).shuffle(order)
+        random.Random(seeds.data_order(self.seed, epoch)).shuffle(order)
         return order
 
     def take(self, k: int) -> list[Problem]:
@@ -147,11 +148,12 @@ class Trainer:
         results: list[TreeResult] = []
         samples: list[Sample] = []
         kept = rounds = 0
+        t_rollout = time.perf_counter()
         while rounds == 0 or (
             rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
         ):
             problems = self.stream.take(config.train.problems_per_step)
-            seed = config.seed * 1_000_003 + step * 1_009 + rounds * 101
+            seed = seeds.rollout(config.seed, step, rounds)
             round_results = loop.run_until_complete(
                 orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{rounds}/")
             )
@@ -160,6 +162,7 @@ class Trainer:
             samples += round_samples
             kept += round_kept
             rounds += 1
+        rollout_s = time.perf_counter() - t_rollout
         self._save_trees(results, step + 1)
 
         # 3. update each set of trainable weights on the nodes its agents wrote, then push the
@@ -180,8 +183,11 @@ class Trainer:
                 "train/kept": kept,
                 "train/samples": len(samples),
                 "train/rounds": rounds,
-                "time/generate": stats.generate_s - before.generate_s,
-                "time/execute": stats.execute_s - before.execute_s,
+                # wall seconds of the step's phases (they add up to at most time/step) ...
+                "time/rollout": rollout_s,
+                # ... and seconds summed over concurrent trees (busy time, not wall time)
+                "busy/generate": stats.generate_s - before.generate_s,
+                "busy/execute": stats.execute_s - before.execute_s,
                 "time/learn": learn_s,
                 "time/sync": sync_s,
                 "tokens/generated": stats.tokens - before.tokens,

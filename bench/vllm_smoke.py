@@ -16,7 +16,7 @@ from typing import Any
 import torch
 
 from mars2.agents.models import load_model
-from mars2.agents.sampling import token_logprobs
+from mars2.agents.sampling import logits_logprobs
 from mars2.config import AgentConfig
 
 FAILED: list[str] = []
@@ -50,7 +50,7 @@ def max_logprob_error(model: Any, outs: list[Any], temperature: float) -> float:
         with torch.no_grad():
             logits = model(input_ids=ids[None]).logits[0].float()
         n = len(out.prompt_ids)
-        ref = token_logprobs(logits[n - 1 : -1], ids[n:], temperature).cpu()
+        ref = logits_logprobs(logits[n - 1 : -1], ids[n:], temperature).cpu()
         worst = max(worst, float((torch.tensor(out.logprobs) - ref).abs().max()))
     return worst
 

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from mars2.agents.hf import HFPolicy
-from mars2.agents.sampling import token_logprobs
+from mars2.agents.sampling import logits_logprobs
 from mars2.config import AgentConfig
 from mars2.errors import ConfigError
 from mars2.types import Completion
@@ -86,7 +86,7 @@ def test_requests_join_a_running_batch_with_exact_logprobs(tiny: tuple[Any, Any]
         with torch.no_grad():
             logits = model(input_ids=ids[None]).logits[0]
         n = len(out.prompt_ids)
-        ref = token_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
+        ref = logits_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
         assert torch.allclose(torch.tensor(out.logprobs), ref, atol=1e-4)
     alone = asyncio.run(policy.generate(short, seed=4))  # same request, run on its own
     policy.close()
@@ -111,7 +111,7 @@ def test_logprobs_match_a_plain_forward_pass(tiny: tuple[Any, Any], top_p: float
         with torch.no_grad():
             logits = model(input_ids=ids[None]).logits[0]
         n = len(out.prompt_ids)
-        ref = token_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
+        ref = logits_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
         assert torch.allclose(torch.tensor(out.logprobs), ref, atol=1e-4)
     policy.close()
 
@@ -239,7 +239,7 @@ def learner_gap(model: Any, outs: list[Completion]) -> float:
         with torch.no_grad():
             logits = model(input_ids=ids[None]).logits[0]
         n = len(out.prompt_ids)
-        ref = token_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
+        ref = logits_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
         gaps.append((torch.tensor(out.logprobs) - ref).abs())
     return float(torch.cat(gaps).mean())
 

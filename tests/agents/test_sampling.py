@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from mars2.agents.sampling import sample_tokens, token_logprobs
+from mars2.agents.sampling import logits_logprobs, sample_tokens
 
 
 def gens(*seeds: int) -> list[torch.Generator]:
@@ -41,7 +41,7 @@ def test_each_row_depends_only_on_its_generator() -> None:
 
 def test_token_logprobs_by_hand() -> None:
     logits = torch.tensor([[1.0, 2.0], [0.0, 0.0]])
-    got = token_logprobs(logits, torch.tensor([1, 0]), 0.5)
+    got = logits_logprobs(logits, torch.tensor([1, 0]), 0.5)
     assert torch.allclose(got, torch.tensor([-math.log1p(math.exp(-2.0)), math.log(0.5)]))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import torch
 
-from mars2.agents.sampling import token_logprobs
+from mars2.agents.sampling import logits_logprobs
 from mars2.config import AgentConfig
 
 pytestmark = [
@@ -60,7 +60,7 @@ def test_generation_with_logprobs_matching_hf(policy: Any, tiny: tuple[Any, Any]
         with torch.no_grad():
             logits = model(input_ids=ids[None]).logits[0]
         n = len(out.prompt_ids)
-        ref = token_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
+        ref = logits_logprobs(logits[n - 1 : -1], ids[n:], AGENT.temperature)
         assert torch.allclose(torch.tensor(out.logprobs), ref, atol=2e-3)
 
 

@@ -51,7 +51,7 @@ def _top_mass(probs: torch.Tensor, top_p: float) -> tuple[torch.Tensor, torch.Te
     return probs.sort(dim=-1, descending=True)
 
 
-def token_logprobs(
+def logits_logprobs(
     logits: torch.Tensor,  # [T, V] logits predicting `tokens`
     tokens: torch.Tensor,  # [T]
     temperature: float,

@@ -169,7 +169,6 @@ def build_model(tokenizer: Any, variant: str = "tiny-random") -> Any:
         Gemma3TextConfig,
         LlamaConfig,
         LlamaForCausalLM,
-        PreTrainedModel,
     )
 
     _check_variant(variant)
@@ -182,7 +181,6 @@ def build_model(tokenizer: Any, variant: str = "tiny-random") -> Any:
     model: Any
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(SEED)
-        model: PreTrainedModel
         if variant == "tiny-random-base":
             model = Gemma3ForCausalLM(Gemma3TextConfig(**ids, **BASE_MODEL_SHAPE))
         else:

@@ -28,7 +28,8 @@ from mars2.errors import InfraError
 from mars2.sandbox import Sandbox
 
 if TYPE_CHECKING:  # the Trainer's seam, for annotations only: this package never imports train
-    from mars2.training.placement import Executor, LearnerLike
+    from mars2.rollout.orchestrator import Executor
+    from mars2.training.placement import LearnerLike
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from mars2.evaluation.protocol import (
     team,
 )
 from mars2.problems import load_problems
-from mars2.rollout.orchestrator import Orchestrator, RolloutStats, TreeResult
+from mars2.rollout.orchestrator import Executor, Orchestrator, RolloutStats, TreeResult
 from mars2.types import NodeRecord, Problem
 
 
@@ -73,7 +73,7 @@ class Evaluator:
         self,
         policies: Sequence[Any],
         agents: Sequence[AgentConfig],
-        sandbox: Any,
+        sandbox: Executor,
         *,
         label: str,
         on_tree: Callable[[TreeResult], None] | None = None,

@@ -14,14 +14,21 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from mars2 import seeds
 from mars2.agents.base import Policy
 from mars2.agents.prompts import extract_code, generate_messages, refine_messages
 from mars2.config import AgentConfig, SearchConfig
-from mars2.sandbox import Sandbox
 from mars2.treesearch import NodePayload, TreeState, Trial, make_algorithm, to_records
-from mars2.types import NodeRecord, Problem, RewardKind
+from mars2.types import ExecResult, NodeRecord, Problem, RewardKind, TestSet
+
+
+class Executor(Protocol):
+    """What the orchestrator needs of a sandbox (a `mars2.sandbox.Sandbox`, or a pool of sandbox
+    actors): grade code against a problem's tests without blocking the event loop."""
+
+    async def arun(self, code: str, problem: Problem, which: TestSet = "all") -> ExecResult: ...
 
 
 @dataclass
@@ -57,7 +64,7 @@ class Orchestrator:
         self,
         policies: Sequence[Policy],
         agents: Sequence[AgentConfig],
-        sandbox: Sandbox,
+        sandbox: Executor,
         search: SearchConfig,
         *,
         reward: RewardKind = "fraction",

@@ -25,6 +25,7 @@ from mars2.evaluation.record import flat as flat_metrics
 from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
 from mars2.rollout import Orchestrator, TreeResult
+from mars2.rollout.orchestrator import Executor
 from mars2.rollout.summary import summarize
 from mars2.training import checkpoint
 from mars2.training.logger import MetricsLogger
@@ -265,7 +266,7 @@ class Trainer:
                     handle.write(json.dumps(record.to_json()) + "\n")
 
     def evaluate(
-        self, sandbox: Any, loop: asyncio.AbstractEventLoop, *, each_agent: bool = False
+        self, sandbox: Executor, loop: asyncio.AbstractEventLoop, *, each_agent: bool = False
     ) -> dict[str, float]:
         """The evaluation protocol (`eval.*`) on the current weights: `eval/pass@1`,
         `eval/pass@1_lo`, `eval/pass@1_hi`, ... for the team and, with `each_agent` and several
@@ -393,7 +394,7 @@ class Trainer:
             logger.close()
         return last
 
-    def _orchestrator(self, sandbox: Any) -> Orchestrator:
+    def _orchestrator(self, sandbox: Executor) -> Orchestrator:
         return Orchestrator(
             self.policies,
             self.config.agents,

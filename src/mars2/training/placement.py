@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from mars2.agents.base import Policy
 from mars2.config import AgentConfig, Config
+from mars2.rollout.orchestrator import Executor
 from mars2.sandbox import Sandbox
-from mars2.types import ExecResult, Problem, Sample
+from mars2.types import Sample
 
 if TYPE_CHECKING:
     from mars2.training.learner import Learner
@@ -31,12 +32,6 @@ class LearnerLike(Protocol):
     def state_dict(self) -> dict[str, Any]: ...
 
     def load_state_dict(self, state: dict[str, Any]) -> None: ...
-
-
-class Executor(Protocol):
-    """What the orchestrator needs of a sandbox: grade code without blocking the event loop."""
-
-    async def arun(self, code: str, problem: Problem, which: Any = "all") -> ExecResult: ...
 
 
 class Placement(Protocol):

@@ -8,45 +8,13 @@ import copy
 
 import pytest
 import torch
-from transformers import LlamaConfig, LlamaForCausalLM
 
+from learner_fixtures import _Tok, tiny_model
+from learner_fixtures import samples as batch
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import token_logprobs
 from mars2.training.learner import Learner, pad_batch
 from mars2.types import Sample
-
-
-class _Tok:
-    pad_token_id = 0
-
-
-def tiny_model(seed: int = 0) -> LlamaForCausalLM:
-    torch.manual_seed(seed)
-    config = LlamaConfig(
-        vocab_size=64,
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
-    )
-    return LlamaForCausalLM(config).float()
-
-
-def batch() -> list[Sample]:
-    rows = [
-        ([1, 2, 3], [4, 5, 6], 1.0),
-        ([1, 7], [8, 9], -1.0),
-        ([2, 3, 4, 5], [10], 0.5),
-        ([3], [11, 12, 13, 14], -0.5),
-    ]
-    return [
-        Sample(
-            agent_id=0, prompt_ids=p, response_ids=r, rollout_logprobs=[-3.0] * len(r), advantage=a
-        )
-        for p, r, a in rows
-    ]
 
 
 def learner(model: torch.nn.Module, *, updates: int = 1, kl: float = 0.0, lora: int = 0) -> Learner:

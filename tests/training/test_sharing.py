@@ -11,34 +11,15 @@ from typing import Any
 import pytest
 import torch
 
-from mars2.config import Config, load_config
+from learner_fixtures import agent_batch as batch
+from learner_fixtures import make_config
+from mars2.config import load_config
 from mars2.errors import ConfigError, UserError
 from mars2.rollout.engines import AdapterView
 from mars2.training.learner import Learner
 from mars2.training.loop import Trainer
 from mars2.training.placement import LocalPlacement
 from mars2.types import Sample
-
-ROOT = Path(__file__).resolve().parents[2]
-TINY = ROOT / "configs" / "tiny.yaml"
-
-
-def make_config(*extra: str) -> Config:
-    return load_config(TINY, ["output.tensorboard=false", "train.lr=0.01", *extra])
-
-
-def batch(agent_id: int, sign: float = 1.0) -> list[Sample]:
-    rows = [([1, 2, 3], [4, 5, 6], 1.0), ([1, 7], [8, 9], -1.0), ([2, 3, 4], [10, 11], 0.5)]
-    return [
-        Sample(
-            agent_id=agent_id,
-            prompt_ids=p,
-            response_ids=r,
-            rollout_logprobs=[-3.0] * len(r),
-            advantage=a * sign,
-        )
-        for p, r, a in rows
-    ]
 
 
 @pytest.mark.parametrize(

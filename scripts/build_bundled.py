@@ -151,6 +151,20 @@ def summary(records: list[dict[str, Any]]) -> str:
     return f"{len(records)} problems ({', '.join(parts)}); families: {families}"
 
 
+def write_or_check(out: Path, text: str, check: bool, script: str) -> int:
+    """Write `text` to `out`, or with `check` only compare (exit 1 when `out` is stale)."""
+    if check:
+        current = out.read_text(encoding="utf-8") if out.exists() else ""
+        if current != text:
+            log.error("%s is out of date: run python %s", out, script)
+            return 1
+        return 0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    log.info("wrote %s", out)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
@@ -164,16 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     text = render(records)
     log.info("%s", summary(records))
-    if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        if current != text:
-            log.error("%s is out of date: run python scripts/build_bundled.py", args.out)
-            return 1
-        return 0
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
-    log.info("wrote %s", args.out)
-    return 0
+    return write_or_check(args.out, text, args.check, "scripts/build_bundled.py")
 
 
 if __name__ == "__main__":

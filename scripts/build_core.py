@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import core_families
-from build_bundled import BuildError, check_spec, render, run_reference
+from build_bundled import BuildError, check_spec, render, run_reference, write_or_check
 from bundled_families import Spec
 from core_families import CoreFamily
 
@@ -199,16 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     log.info("candidates: %s", summary(records))
     log.info("kept: %s", summary(kept))
     text = render(kept)
-    if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        if current != text:
-            log.error("%s is out of date: run python scripts/build_core.py", args.out)
-            return 1
-        return 0
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
-    log.info("wrote %s", args.out)
-    return 0
+    return write_or_check(args.out, text, args.check, "scripts/build_core.py")
 
 
 if __name__ == "__main__":

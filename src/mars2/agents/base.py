@@ -41,6 +41,28 @@ class Policy(Protocol):
         ...
 
 
+class PolicyBase:
+    """What every backend's Policy shares: its name, its seed, and the request count that seeds
+    unseeded requests, so the same requests in the same order repeat on any backend."""
+
+    name: str
+    _seed: int
+    _n_requests: int
+
+    def _init_policy(self, name: str, seed: int) -> None:
+        self.name = name
+        self._seed = seed
+        self._n_requests = 0
+
+    def _next_seed(self, seed: int | None) -> int:
+        """`seed`, or the one derived from the policy's seed and this request's position;
+        counts the request."""
+        if seed is None:
+            seed = request_seed(self._seed, self._n_requests)
+        self._n_requests += 1
+        return seed
+
+
 def request_seed(policy_seed: int, index: int) -> int:
     """The seed of the `index`-th unseeded request of a policy seeded with `policy_seed`."""
     digest = hashlib.sha256(f"{policy_seed}:{index}".encode()).digest()

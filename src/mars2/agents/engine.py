@@ -15,10 +15,13 @@ import contextlib
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mars2.agents.base import encode_chat, request_seed
+from mars2.agents.base import PolicyBase, encode_chat
 from mars2.types import Completion
+
+if TYPE_CHECKING:
+    from mars2.config import AgentConfig
 
 JOIN_TURNS = 3  # event-loop turns a request waits for others made at the same time
 
@@ -168,26 +171,24 @@ def _fail(future: asyncio.Future[Completion], err: Exception) -> None:
 
 
 async def _chat(
-    caller: Any, engine: Engine, messages: list[dict[str, str]], seed: int | None
+    caller: ChatEngine | SharedEngineAgent,
+    engine: Engine,
+    messages: list[dict[str, str]],
+    seed: int | None,
 ) -> Completion:
     """Render `messages` with `caller`'s agent and tokenizer, seed an unseeded request from the
     caller's seed and its request count, and generate on `engine`."""
     prompt_ids = encode_chat(caller.tokenizer, messages, caller.agent.max_prompt_tokens)
-    if seed is None:
-        seed = request_seed(caller._seed, caller._n_requests)
-    caller._n_requests += 1
-    return await engine.submit(prompt_ids, seed)
+    return await engine.submit(prompt_ids, caller._next_seed(seed))
 
 
-class ChatEngine(Engine):
+class ChatEngine(Engine, PolicyBase):
     """An Engine that answers chat requests: renders them with the tokenizer's chat template and
     seeds unseeded requests from the policy's seed and the request's position. Subclasses set
-    `agent`, `tokenizer`, `_seed` and `_n_requests`."""
+    `agent` and `tokenizer` and call `_init_policy`."""
 
-    agent: Any
+    agent: AgentConfig
     tokenizer: Any
-    _seed: int
-    _n_requests: int
 
     async def generate(
         self, messages: list[dict[str, str]], *, seed: int | None = None
@@ -199,20 +200,18 @@ class ChatEngine(Engine):
         """Counters since creation (the Policy protocol's `stats`)."""
 
 
-class SharedEngineAgent:
+class SharedEngineAgent(PolicyBase):
     """The Policy of an agent that generates on another agent's ChatEngine: agents of one
     frozen model with the same sampling settings (a homogeneous search, say) fill one batch
     together instead of running engines that compete for the same cores. Prompts, role and
     request seeds stay the agent's own, so its completions are those it would get alone (up to
     floating-point differences of batch composition). The engine's owner closes it."""
 
-    def __init__(self, agent: Any, engine: ChatEngine, *, seed: int = 0) -> None:
+    def __init__(self, agent: AgentConfig, engine: ChatEngine, *, seed: int = 0) -> None:
         self.agent = agent
-        self.name = agent.name or agent.model
+        self._init_policy(agent.name or agent.model, seed)
         self.tokenizer = engine.tokenizer
         self._engine = engine
-        self._seed = seed
-        self._n_requests = 0
 
     async def generate(
         self, messages: list[dict[str, str]], *, seed: int | None = None

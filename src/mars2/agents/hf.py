@@ -34,12 +34,10 @@ class HFPolicy(ChatEngine):
 
     def __init__(self, agent: AgentConfig, model: Any, tokenizer: Any, *, seed: int = 0) -> None:
         self.agent = agent
-        self.name = agent.name or agent.model
+        self._init_policy(agent.name or agent.model, seed)
         super().__init__(f"hf-{self.name}", agent.max_batch_size)
         self.model = model
         self.tokenizer = tokenizer
-        self._seed = seed
-        self._n_requests = 0
         self._lock = threading.Lock()  # the model: decode steps vs sync_weights
         eos = _eos_ids(model, tokenizer)
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos[0]

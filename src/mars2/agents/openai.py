@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from mars2.agents.base import Messages, request_seed
+from mars2.agents.base import Messages, PolicyBase
 from mars2.config import AgentConfig
 from mars2.errors import InfraError, UserError
 from mars2.types import Completion
@@ -30,7 +30,7 @@ RETRIES = 4
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 
 
-class OpenAIPolicy:
+class OpenAIPolicy(PolicyBase):
     """A Policy on an OpenAI-compatible `/chat/completions` endpoint."""
 
     tokenizer: Any | None = None
@@ -39,20 +39,16 @@ class OpenAIPolicy:
         if agent.base_url is None:
             raise UserError("backend 'openai' needs agents.N.base_url (e.g. http://host:8000/v1)")
         self.agent = agent
-        self.name = agent.name or agent.model
+        self._init_policy(agent.name or agent.model, seed)
         self.url = agent.base_url.rstrip("/") + "/chat/completions"
         self.timeout_s = timeout_s
-        self._seed = seed
-        self._n_requests = 0
         self._executor = concurrent.futures.ThreadPoolExecutor(
             agent.max_batch_size, thread_name_prefix=f"openai-{self.name}"
         )
         self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
 
     async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
-        if seed is None:
-            seed = request_seed(self._seed, self._n_requests)
-        self._n_requests += 1
+        seed = self._next_seed(seed)
         body = {
             "model": self.agent.model,
             "messages": messages,

@@ -52,12 +52,10 @@ class VLLMPolicy(ChatEngine):
     def __init__(self, agent: AgentConfig, *, seed: int = 0, **engine_kwargs: Any) -> None:
         vllm = import_vllm()
         self.agent = agent
-        self.name = agent.name or agent.model
+        self._init_policy(agent.name or agent.model, seed)
         super().__init__(f"vllm-{self.name}", agent.max_batch_size)
         folder = resolve_model(agent.model)
-        self.tokenizer: Any = load_tokenizer(str(folder))
-        self._seed = seed
-        self._n_requests = 0
+        self.tokenizer = load_tokenizer(str(folder))
         self._lock = threading.Lock()
         self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
         kwargs: dict[str, Any] = {

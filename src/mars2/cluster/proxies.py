@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-from mars2.agents.base import Messages, request_seed
+from mars2.agents.base import Messages, PolicyBase
 from mars2.cluster.connection import get, require_ray, wait
 from mars2.types import Completion, ExecResult, Problem, Sample
 
@@ -18,7 +18,7 @@ def _least_loaded(load: list[int], turn: int) -> int:
     return min(range(n), key=lambda i: (load[i], (i - turn) % n))
 
 
-class EnginePool:
+class EnginePool(PolicyBase):
     """One agent's rollout-engine actors as one Policy: each request goes to the engine with
     the fewest requests in flight. Requests carry their seed, so the answer does not depend on
     which engine serves it."""
@@ -27,21 +27,17 @@ class EnginePool:
         self, name: str, tokenizer: Any, engines: Sequence[Any], *, seed: int, timeout_s: float
     ) -> None:
         assert engines, "an engine pool needs at least one engine"
-        self.name = name
+        self._init_policy(name, seed)
         self.tokenizer = tokenizer
         self.engines = list(engines)
         self.timeout_s = timeout_s
         self.version = 0
         self._weights: list[Any] = []  # [ObjectRef] of the current version's weights
-        self._seed = seed
-        self._n_requests = 0
         self._load = [0] * len(self.engines)
 
     async def generate(self, messages: Messages, *, seed: int | None = None) -> Completion:
-        if seed is None:
-            seed = request_seed(self._seed, self._n_requests)
         index = _least_loaded(self._load, self._n_requests)
-        self._n_requests += 1
+        seed = self._next_seed(seed)
         self._load[index] += 1
         try:
             ref = self.engines[index].generate.remote(messages, seed, self.version, self._weights)

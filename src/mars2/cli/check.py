@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -14,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from mars2.agents.prompts import extract_code
-from mars2.cli.common import add_common, load
+from mars2.cli.common import add_common, flag_overrides, load
 from mars2.errors import UserError
 from mars2.problems import load_problems
 from mars2.sandbox import Sandbox
@@ -85,11 +84,14 @@ def _summary(result: ExecResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    keys = {"workers": "sandbox.workers", "timeout": "sandbox.timeout_s"}
+    cpu = {"timeout": "sandbox.cpu_s"}
+    args.overrides = [
+        *flag_overrides(args, keys),
+        *flag_overrides(args, cpu),
+        *(args.overrides or []),
+    ]
     config = load(args).sandbox
-    if args.workers is not None:
-        config = dataclasses.replace(config, workers=args.workers)
-    if args.timeout is not None:
-        config = dataclasses.replace(config, timeout_s=args.timeout, cpu_s=args.timeout)
     problems = {p.id: p for p in load_problems(args.problems)}
     solutions = read_solutions(Path(args.solutions), problems)
     with Sandbox(config) as sandbox:

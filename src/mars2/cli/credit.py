@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 from pathlib import Path
 
@@ -11,10 +10,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mars2.cli.common import add_common, load
+from mars2.cli.common import add_common, flag_overrides, load
 from mars2.config import CreditConfig
 from mars2.credit import assign_credit, read_node_records
-from mars2.errors import ConfigError, UserError
+from mars2.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -50,13 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _credit_config(args: argparse.Namespace) -> CreditConfig:
-    base = load(args).credit
-    flags = {k: getattr(args, k) for k in ("reward", "gamma", "lam", "eta", "group", "scale")}
-    changes = {k: v for k, v in flags.items() if v is not None}
-    try:
-        return dataclasses.replace(base, **changes)
-    except ConfigError as err:
-        raise err.under("credit") from None
+    keys = {k: f"credit.{k}" for k in ("reward", "gamma", "lam", "eta", "group", "scale")}
+    args.overrides = [*flag_overrides(args, keys), *(args.overrides or [])]
+    return load(args).credit
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from mars2.cli.common import flag_overrides
 from mars2.cli.search import print_summary
 
 console = Console()
@@ -38,17 +39,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _overrides(args: argparse.Namespace) -> list[str]:
-    overrides = list(args.overrides)
-    for flag, key in (
-        ("problems", "eval.problems"),
-        ("limit", "eval.limit"),
-        ("budget", "eval.budget"),
-        ("samples", "eval.samples"),
-    ):
-        value = getattr(args, flag)
-        if value is not None:
-            overrides.append(f"{key}={value}")
-    return overrides
+    keys = {
+        "problems": "eval.problems",
+        "limit": "eval.limit",
+        "budget": "eval.budget",
+        "samples": "eval.samples",
+    }
+    return [*flag_overrides(args, keys), *args.overrides]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from mars2.cli.common import agents_override
 from mars2.config import load_config
 from mars2.errors import UserError
 from mars2.problems import known_sets, load_problems, spec_exists, validate_file
@@ -185,16 +186,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _agent_overrides(agents: str | None) -> list[str]:
-    if not agents:
-        return []
-    models = [m.strip() for m in agents.split(",") if m.strip()]
-    if not models:
-        raise UserError("--agents needs at least one model name")
-    specs = [
-        f"{{name: {m}-{i}, model: '{m}', role: coder, trainable: false}}"
-        for i, m in enumerate(models)
-    ]
-    return [f"agents=[{', '.join(specs)}]"]
+    return [agents_override(agents, alternate_roles=False)] if agents else []
 
 
 def run_calibrate(args: argparse.Namespace) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from mars2.cli.common import add_common, load
+from mars2.cli.common import add_common, agents_override, flag_overrides, load
 
 console = Console()
 
@@ -43,22 +42,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _overrides(args: argparse.Namespace) -> list[str]:
-    extra = []
-    if args.problems:
-        extra.append(f"eval.problems={args.problems}")
-    if args.algo:
-        extra.append(f"search.algo={args.algo}")
-    if args.budget is not None:
-        extra.append(f"search.budget={args.budget}")
-    if args.limit is not None:
-        extra.append(f"eval.limit={args.limit}")
-    if args.agents:  # before the user's overrides, so `agents.0.max_batch_size=32` applies
-        from mars2.api import agents_for
-        from mars2.config import to_dict
-
-        models = [m.strip() for m in args.agents.split(",") if m.strip()]
-        extra.append(f"agents={json.dumps(to_dict(agents_for(models, trainable=False)))}")
-    return extra
+    keys = {
+        "problems": "eval.problems",
+        "algo": "search.algo",
+        "budget": "search.budget",
+        "limit": "eval.limit",
+    }
+    # the agents come before the user's overrides, so `agents.0.max_batch_size=32` applies
+    return flag_overrides(args, keys) + ([agents_override(args.agents)] if args.agents else [])
 
 
 @contextlib.contextmanager

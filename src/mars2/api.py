@@ -103,8 +103,8 @@ def search(
             "wall_s": wall,
             "tokens": stats.tokens,
             "tokens_per_s": stats.tokens / wall if wall else 0.0,
-            "busy/generate": stats.generate_s,
-            "busy/execute": stats.execute_s,
+            "time/busy/generate": stats.generate_s,
+            "time/busy/execute": stats.execute_s,
         }
     )
     if out is not None:
@@ -185,7 +185,10 @@ def evaluate(
     if agents is not None:
         unknown = [a for a in agents if a not in names]
         if unknown:
-            raise UserError(f"agents {unknown}: not agents of this run; agents: {names}")
+            raise UserError(
+                f"--agents {', '.join(unknown)}: no such agent in this run; agents: "
+                f"{', '.join(names)}"
+            )
         chosen = [names.index(a) for a in agents]
     if base:
         models, label = None, "base"

@@ -113,7 +113,7 @@ def make_train_run(run: Path, seed: int = 0, steps: int = 6, mode: str = "mcts")
             }
         row["train/reward/mean"] = sum(row[f"train/reward/agent{a}"] for a in range(2)) / 2
         row["train/pass_rate"] = 0.1 + 0.04 * step
-        row |= {"time/rollout": 6.0, "busy/execute": 2.0, "time/learn": 1.5, "time/sync": 0.5}
+        row |= {"time/rollout": 6.0, "time/busy/execute": 2.0, "time/learn": 1.5, "time/sync": 0.5}
         row["note"] = "non-numeric values are ignored"
         if step % 2 == 0:
             row |= {

@@ -21,7 +21,7 @@ TITLES = {
     "train": "Training",
     "loss": "Policy loss per agent",
     "time": "Time per step, split (s)",
-    "busy": "Busy seconds summed over concurrent trees",
+    "time/busy": "Busy seconds summed over concurrent trees",
     "kl": "KL to the reference per agent",
     "clip_frac": "Clipped fraction per agent",
     "tis_mean": "Mean TIS weight per agent",

@@ -187,8 +187,8 @@ class Trainer:
                 # wall seconds of the step's phases (they add up to at most time/step) ...
                 "time/rollout": rollout_s,
                 # ... and seconds summed over concurrent trees (busy time, not wall time)
-                "busy/generate": stats.generate_s - before.generate_s,
-                "busy/execute": stats.execute_s - before.execute_s,
+                "time/busy/generate": stats.generate_s - before.generate_s,
+                "time/busy/execute": stats.execute_s - before.execute_s,
                 "time/learn": learn_s,
                 "time/sync": sync_s,
                 "tokens/generated": stats.tokens - before.tokens,

@@ -99,8 +99,11 @@ def check_spec(spec: Spec, outputs: list[Any]) -> None:
             raise BuildError(f"{spec.id}: `{name}` passes all public or all private tests")
 
 
-def record(spec: Spec, family: Family, outputs: list[Any]) -> dict[str, Any]:
-    """The design.md §10 JSONL record of one problem."""
+def problem_record(
+    spec: Spec, family: str, split: str, outputs: list[Any], source: str
+) -> dict[str, Any]:
+    """The JSONL record of one problem (docs/problems.md): the first `n_public` cases are
+    public, the rest hidden; the starter code is the solution's signature line."""
     tests = [{"input": list(c), "output": o} for c, o in zip(spec.cases, outputs, strict=True)]
     return {
         "id": spec.id,
@@ -112,10 +115,14 @@ def record(spec: Spec, family: Family, outputs: list[Any]) -> dict[str, Any]:
         "private_tests": tests[spec.n_public :],
         "solution": spec.solution,
         "difficulty": spec.difficulty,
-        "source": SOURCE,
-        "split": family.split,
-        "metadata": {"family": family.name},
+        "source": source,
+        "split": split,
+        "metadata": {"family": family},
     }
+
+
+def record(spec: Spec, family: Family, outputs: list[Any]) -> dict[str, Any]:
+    return problem_record(spec, family.name, family.split, outputs, SOURCE)
 
 
 def build(families: list[Family]) -> list[dict[str, Any]]:

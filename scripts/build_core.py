@@ -32,7 +32,14 @@ from pathlib import Path
 from typing import Any
 
 import core_families
-from build_bundled import BuildError, check_spec, render, run_reference, write_or_check
+from build_bundled import (
+    BuildError,
+    check_spec,
+    problem_record,
+    render,
+    run_reference,
+    write_or_check,
+)
 from bundled_families import Spec
 from core_families import CoreFamily
 
@@ -108,22 +115,7 @@ def read_calibration(path: Path) -> dict[str, tuple[int, int]]:
 
 
 def record(spec: Spec, family: str, split: str, outputs: list[Any]) -> dict[str, Any]:
-    """The design.md §10 JSONL record of one problem."""
-    tests = [{"input": list(c), "output": o} for c, o in zip(spec.cases, outputs, strict=True)]
-    return {
-        "id": spec.id,
-        "statement": spec.statement,
-        "starter_code": spec.solution.splitlines()[0] + "\n",
-        "test_style": "functional",
-        "fn_name": spec.fn_name,
-        "public_tests": tests[: spec.n_public],
-        "private_tests": tests[spec.n_public :],
-        "solution": spec.solution,
-        "difficulty": spec.difficulty,
-        "source": SOURCE,
-        "split": split,
-        "metadata": {"family": family},
-    }
+    return problem_record(spec, family, split, outputs, SOURCE)
 
 
 def build(families: list[CoreFamily]) -> list[dict[str, Any]]:

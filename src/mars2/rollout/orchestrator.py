@@ -138,13 +138,13 @@ class Orchestrator:
         self.stats.execute_s += t2 - t1
         self.stats.nodes += 1
         self.stats.tokens += completion.response_len
-        results = [*public.tests, *(hidden.tests if hidden is not None else ())]
+        every = ExecResult(tests=(*public.tests, *(hidden.tests if hidden is not None else ())))
         payload = NodePayload(
             code=code,
             feedback=public.feedback,
             completion=completion,
-            passed=public.passed and (hidden is None or hidden.passed),
-            pass_fraction=sum(t.passed for t in results) / len(results) if results else 0.0,
+            passed=every.passed,
+            pass_fraction=every.pass_fraction,
         )
         return public.pass_fraction, payload
 

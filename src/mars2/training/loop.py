@@ -101,7 +101,7 @@ class Trainer:
         for agent in config.agents:
             if agent.trainable and agent.backend == "openai":
                 raise UserError(
-                    f"agent {agent.name or agent.model!r}: backend 'openai' returns no token ids "
+                    f"agent {agent.name!r}: backend 'openai' returns no token ids "
                     "and cannot be trained; set trainable: false"
                 )
         self.problems = load_problems(

@@ -73,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
     with Progress(*columns, console=console) as progress:
         task = progress.add_task("train", total=config.train.steps, completed=trainer.step, info="")
 
-        first_eval: dict[str, float] = {}
+        first: dict[str, Any] = {}  # the first value of every metric (evals: the base one)
 
         def on_step(metrics: dict[str, Any]) -> None:
-            if "eval/pass@1" in metrics and not first_eval:
-                first_eval.update({k: v for k, v in metrics.items() if k.startswith("eval/")})
+            for key, value in metrics.items():
+                first.setdefault(key, value)
             info = f"reward {metrics.get('train/reward/mean', 0):.3f}"
             if "eval/pass@1" in metrics:
                 info += f"  eval pass@1 {metrics['eval/pass@1']:.3f}"
@@ -96,18 +96,51 @@ def run(args: argparse.Namespace) -> int:
         title=f"done in {time.perf_counter() - started:.0f} s",
     )
     for key in sorted(last):
-        if key.endswith(("_lo", "_hi")):
+        if key.endswith(("_lo", "_hi")) or not key.startswith(SUMMARY_KEYS):
             continue
-        if key.startswith(("eval/", "train/reward/mean", "train/pass", "train/public_only")):
-            before = _with_interval(first_eval, key) if key in first_eval else ""
-            table.add_row(key, before, _with_interval(last, key))
+        before = _with_interval(first, key) if key in first else ""
+        table.add_row(key, before, _with_interval(last, key))
     console.print(table)
-    console.print(
-        "paired comparison of the first and the last evaluation: "
-        f"mars2 compare {out / 'evals' / 'step_000000'} {out}"
-    )
+    _print_paired(out)
     console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
     return 0
+
+
+# metrics of the summary table: evaluations, the reward, and the signs of a collapsing policy
+SUMMARY_KEYS = (
+    "eval/",
+    "train/reward/mean",
+    "train/pass",
+    "train/public_only",
+    "train/entropy/",
+    "train/response_len/",
+    "train/truncated/",
+    "train/distinct_programs",
+)
+
+
+def _print_paired(out: Path) -> None:
+    """The paired difference (last - first evaluation of the team) of every metric, with its
+    paired-bootstrap 95% interval and permutation p-value, as `mars2 compare` prints it."""
+    from mars2.evaluation import record
+
+    evals = sorted((out / "evals").glob(f"step_*/{record.FILE}"))
+    if len(evals) < 2:
+        return
+    a, b = record.read(evals[0]), record.read(evals[-1])
+    diffs = record.compare(a, b, resamples=a["ci"]["resamples"])
+    table = Table(
+        "metric",
+        "last - first",
+        "95% CI",
+        "p",
+        title=f"paired over {next(iter(diffs.values())).n} problems: "
+        f"{evals[-1].parent.name} - {evals[0].parent.name}",
+        caption=f"mars2 compare {evals[0]} {evals[-1]}",
+    )
+    for name, d in diffs.items():
+        table.add_row(name, f"{d.value:+.3f}", f"[{d.lo:+.3f}, {d.hi:+.3f}]", f"{d.p_value:.3f}")
+    console.print(table)
 
 
 def _with_interval(metrics: dict[str, Any], key: str) -> str:

@@ -27,6 +27,7 @@ from mars2.evaluation.protocol import (
 )
 from mars2.problems import load_problems
 from mars2.rollout.orchestrator import Executor, Orchestrator, RolloutStats, TreeResult
+from mars2.rollout.summary import distinct_programs
 from mars2.types import NodeRecord, Problem
 
 
@@ -168,6 +169,7 @@ def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
             "mean_branching": sum(branching) / len(branching) if branching else 0.0,
             "refined_share": rec["trees"]["refined_share"],
             "refined_share_after_fail": rec["trees"]["refined_share_after_fail"],
+            "distinct_programs": distinct_programs(evaluation.records),
             "cached": evaluation.cached,
             "agents": agent_summary(evaluation.records, names),
         }

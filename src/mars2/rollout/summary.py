@@ -1,4 +1,5 @@
-"""Search metrics of finished trees in the `metrics.json` layout (design.md §8, §10)."""
+"""Search metrics of finished trees in the `metrics.json` layout, and the signs of a collapsing
+policy: its sampling entropy, response length and how many distinct programs a tree holds."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from mars2.rollout.orchestrator import TreeResult
 from mars2.treesearch.metrics import summarize as summarize_states
+from mars2.types import NodeRecord
 
 
 def summarize(results: Sequence[TreeResult], agent_names: Sequence[str]) -> dict[str, Any]:
@@ -18,3 +20,40 @@ def summarize(results: Sequence[TreeResult], agent_names: Sequence[str]) -> dict
     summary["nodes"] = sum(len(r.records) for r in results)
     summary["agents"] = {agent_names[i]: a for i, a in enumerate(summary["agents"])}
     return summary
+
+
+def program_key(code: str) -> str:
+    """A program up to layout: every line stripped, blank lines dropped (so two samples that
+    differ only in indentation width or spacing between blocks count as one program)."""
+    return "\n".join(line.strip() for line in code.splitlines() if line.strip())
+
+
+def distinct_programs(records: Sequence[NodeRecord]) -> float:
+    """Mean over trees of the number of distinct programs among a tree's nodes (an empty or
+    missing code block is a program too). A policy collapsing onto one stub drives it to 1."""
+    trees: dict[str, set[str]] = {}
+    for r in records:
+        trees.setdefault(r.tree_id, set()).add(program_key(r.code or ""))
+    return sum(len(p) for p in trees.values()) / len(trees) if trees else 0.0
+
+
+def policy_figures(results: Sequence[TreeResult], agent_id: int) -> dict[str, float]:
+    """Collapse signs of one agent over finished trees: `entropy`, the mean of -log pi over the
+    tokens it sampled (a Monte-Carlo estimate of its per-token entropy at the sampling
+    temperature; log-probs come from the engine), and `response_len`, its mean response tokens.
+    Empty when the agent wrote nothing (or, for entropy, returned no log-probs)."""
+    completions = [
+        node.payload.completion
+        for result in results
+        for node in result.state.nodes.values()
+        if node.payload is not None
+        and node.payload.completion is not None
+        and node.agent_id == agent_id
+    ]
+    out: dict[str, float] = {}
+    if completions:
+        out["response_len"] = sum(c.response_len for c in completions) / len(completions)
+    logprobs = [lp for c in completions for lp in c.logprobs]
+    if logprobs:
+        out["entropy"] = -sum(logprobs) / len(logprobs)
+    return out

@@ -26,7 +26,7 @@ from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
 from mars2.rollout import Orchestrator, TreeResult
 from mars2.rollout.orchestrator import Executor
-from mars2.rollout.summary import summarize
+from mars2.rollout.summary import distinct_programs, policy_figures, summarize
 from mars2.training import checkpoint
 from mars2.training.logger import MetricsLogger
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
@@ -180,6 +180,7 @@ class Trainer:
                 "train/pass_rate": _mean([float(r.passed) for r in records]),
                 "train/pass@n": summary["pass@n"],
                 "train/public_only_pass": sum(r.public_only_pass for r in records),
+                "train/distinct_programs": distinct_programs(records),
                 "train/nodes": len(records),
                 "train/kept": kept,
                 "train/samples": len(samples),
@@ -199,6 +200,8 @@ class Trainer:
             metrics[f"train/reward/{name}"] = _mean([r.reward for r in written])
             metrics[f"train/share/{name}"] = summary["agents"][name]["share"]
             metrics[f"train/truncated/{name}"] = _mean([float(r.truncated) for r in written])
+            for key, value in policy_figures(results, agent_id).items():
+                metrics[f"train/{key}/{name}"] = value
             if self.learners[agent_id] is not None:
                 got = sum(s.agent_id == agent_id for s in samples)
                 metrics[f"train/samples/{name}"] = got
@@ -291,6 +294,7 @@ class Trainer:
             if not name:
                 out["eval/refined_share"] = evaluation.record["trees"]["refined_share"]
                 out["eval/public_only_pass"] = evaluation.record["trees"]["public_only_pass"]
+                out["eval/distinct_programs"] = distinct_programs(evaluation.records)
         return out
 
     # ------------------------------------------------------------------ checkpoints

@@ -90,6 +90,12 @@ class AgentConfig:
         "auto", "Weights dtype: `auto` is float32 on CPU and bfloat16 on GPU."
     )
     max_batch_size: int = _f(16, "Largest generation batch the engine runs at once.")
+    stop_at_fence: bool = _f(
+        True,
+        "Backend `hf`: end a response when its first ```python block closes (nothing after the "
+        "block is used, so those tokens only cost time); the response keeps the closing fence "
+        "and counts as stopped, not truncated. False: generate until EOS or `max_new_tokens`.",
+    )
     rollout_dtype: Literal["auto", "model", "bfloat16", "int8"] = _f(
         "auto",
         "Backend `hf`: the weights the engine generates with. `model`: the model's own weights "

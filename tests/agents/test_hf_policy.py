@@ -300,3 +300,44 @@ def test_auto_keeps_the_model_and_int8_is_cpu_only(tiny: tuple[Any, Any]) -> Non
     assert resolve_rollout_dtype("model", model) == "model"
     with pytest.raises(ConfigError, match="rollout_dtype"):
         AgentConfig(rollout_dtype="int8", device="cuda")
+
+
+def test_fences_to_close_reads_the_end_of_the_prompt() -> None:
+    from mars2.agents.decode import fences_to_close
+
+    # a chat prompt that mentions a fence in its instruction still needs an open and a close
+    assert fences_to_close("Answer in one ```python block.<|im_start|>assistant\n") == 2
+    assert fences_to_close("```python\ndef f(x):\n```\nAnswer.") == 2
+    assert fences_to_close("Example ...\n\nAnswer:\n```python\n") == 1  # plain prompt opens it
+    assert fences_to_close("") == 2
+
+
+@pytest.mark.parametrize("stop_at_fence", [True, False])
+def test_stops_when_the_code_block_closes(tiny: tuple[Any, Any], stop_at_fence: bool) -> None:
+    model, tokenizer = tiny
+    pieces = tokenizer.encode("```", add_special_tokens=False)  # e.g. "``" and "`"
+    biased = torch.nn.Linear(model.lm_head.in_features, model.lm_head.out_features, bias=True)
+    with torch.no_grad():
+        biased.weight.copy_(model.lm_head.weight)
+        biased.bias.zero_()
+        biased.bias[pieces] = 6.0  # fences come often, a few tokens apart
+    original = model.lm_head
+    model.lm_head = biased
+    agent = dataclasses.replace(AGENT, max_new_tokens=40, stop_at_fence=stop_at_fence)
+    try:
+        policy = HFPolicy(agent, model, tokenizer)
+        outs = run_many(policy, 6)
+        policy.close()
+    finally:
+        model.lm_head = original
+    fences = [tokenizer.decode(list(o.response_ids)).count("```") for o in outs]
+    if stop_at_fence:  # the chat prompt opens nothing: the second fence closes the block
+        assert max(fences) == 2 and fences.count(2) >= len(outs) // 2
+        for out, n in zip(outs, fences, strict=True):
+            assert len(out.logprobs) == out.response_len
+            if n == 2:  # ended on the closing fence, kept in the text
+                assert out.finish_reason == "stop" and out.text.endswith("`")
+            else:  # never closed: ran to the token limit (or EOS)
+                assert out.response_len == 40 or out.response_ids[-1] == tokenizer.eos_token_id
+    else:
+        assert max(fences) > 2  # generation ran on past the block

@@ -3,7 +3,8 @@
 `Decoder` holds the rows being generated together: their left-padded KV cache, attention mask,
 positions, next-token logits and per-row seeded generators. `admit` prefills new requests and
 merges them into the running batch (continuous batching); `step` samples one token for every
-row, retires the rows that hit EOS or their token limit, and runs one forward pass for the rest.
+row, retires the rows that hit EOS, their token limit or (with `piece`) the end of their code
+block, and runs one forward pass for the rest.
 Left padding that no row needs any more is cropped, so the cache stays as short as its longest
 live row. Every log-prob is under softmax(logits / temperature) before top-p truncation.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +31,21 @@ class Row:
     generator: torch.Generator
     ids: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
-    stopped: bool = False  # ended on EOS (else on max_new_tokens)
+    stopped: bool = False  # ended on EOS
+    fenced: bool = False  # ended on the fence that closes its code block
+    fences_left: int = 0  # code fences still to come before the block is closed
+    text: str = ""  # the response's text, kept only while watching for fences
+
+
+FENCE = "```"
+
+
+def fences_to_close(prompt_text: str) -> int:
+    """Code fences a response must write to open and close one code block: 1 when the prompt
+    ends by opening the block (its last line is a fence, as a plain-text prompt that opens the
+    answer), else 2."""
+    lines = prompt_text.rstrip().splitlines()
+    return 1 if lines and lines[-1].lstrip().startswith(FENCE) else 2
 
 
 class Decoder:
@@ -44,8 +60,12 @@ class Decoder:
         temperature: float,
         top_p: float,
         max_new_tokens: int,
+        piece: Callable[[int], str] | None = None,
     ) -> None:
+        """`piece` (a token id -> its text): stop a row as soon as its first code block closes
+        (what comes after it is never used); None: only EOS and `max_new_tokens` stop a row."""
         self.model = model
+        self.piece = piece
         self.pad_id = pad_id
         self.temperature = temperature
         self.top_p = top_p
@@ -90,6 +110,9 @@ class Decoder:
             Row(key, prompt, torch.Generator().manual_seed(seed))
             for key, prompt, seed in key_prompt_seed
         ]
+        if self.piece is not None:
+            for row in rows:
+                row.fences_left = fences_to_close("".join(map(self.piece, row.prompt_ids)))
         if not self.rows:
             self.cache, self.mask, self.logits = _cache_of(out), mask, logits
             self.next_pos, self.rows = positions[:, -1:] + 1, rows
@@ -116,7 +139,10 @@ class Decoder:
             row.ids.append(tok)
             row.logprobs.append(lp)
             row.stopped = stopped[i]
-            if row.stopped or len(row.ids) >= self.max_new_tokens:
+            if self.piece is not None and not row.stopped:
+                row.text += self.piece(tok)
+                row.fenced = row.text.count(FENCE) >= row.fences_left
+            if row.stopped or row.fenced or len(row.ids) >= self.max_new_tokens:
                 done.append(row)
             else:
                 keep.append(i)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import threading
 import time
 import warnings
@@ -47,6 +48,7 @@ class HFPolicy(ChatEngine):
             "temperature": agent.temperature,
             "top_p": agent.top_p,
             "max_new_tokens": agent.max_new_tokens,
+            "piece": _piece_of(tokenizer) if agent.stop_at_fence else None,
         }
         self._rollout_dtype = resolve_rollout_dtype(agent.rollout_dtype, model)
         self._rollout = rollout_model(model, self._rollout_dtype)
@@ -147,8 +149,18 @@ class HFPolicy(ChatEngine):
             prompt_ids=tuple(row.prompt_ids),
             response_ids=tuple(row.ids),
             logprobs=tuple(row.logprobs),
-            finish_reason="stop" if row.stopped else "length",
+            finish_reason="stop" if row.stopped or row.fenced else "length",
         )
+
+
+def _piece_of(tokenizer: Any) -> Any:
+    """Token id -> its text (cached: the decoder asks once per sampled token)."""
+
+    @functools.cache
+    def piece(token: int) -> str:
+        return str(tokenizer.decode([token]))
+
+    return piece
 
 
 def resolve_rollout_dtype(setting: str, model: Any) -> str:

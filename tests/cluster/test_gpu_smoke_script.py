@@ -112,6 +112,13 @@ def test_bad_arguments_exit_2_with_a_message(args: list[str], message: str) -> N
     assert message in done.stderr
 
 
+def test_an_out_folder_with_files_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "grpo").mkdir()
+    done = smoke("--out", str(tmp_path))
+    assert done.returncode == 2
+    assert f"--out {tmp_path} is not empty" in done.stderr
+
+
 def test_quick_without_vllm_names_what_is_missing_and_exits_1(tmp_path: Path) -> None:
     fake = tmp_path / "site" / "vllm"  # an installed vllm is hidden by one that cannot import
     fake.mkdir(parents=True)
@@ -261,3 +268,12 @@ def test_runs_share_one_evaluation_protocol_and_differ_only_where_meant() -> Non
     assert configs[0].data.train == "bundled:core"
     quick = gpu_check.train_overrides(gpu_check.QUICK, "mcts", "float32")
     assert load_config(config, quick).train.steps < configs[1].train.steps
+
+
+def test_docs_state_the_sizes_the_script_uses() -> None:
+    text = " ".join((ROOT / "docs" / "distributed.md").read_text().split())
+    full, quick = gpu_check.FULL, gpu_check.QUICK
+    assert f"({full.steps} training steps of {full.problems_per_step} problems" in text
+    assert f"{full.eval_limit} `bundled:core-test` problems x {full.eval_samples} trees" in text
+    assert f"({quick.steps} steps of {quick.problems_per_step} problems" in text
+    assert f"{quick.eval_limit} problems x {quick.eval_samples} tree, no backend check" in text

@@ -175,7 +175,11 @@ def run_problems(run: Path, steps: int, agent: str = AGENT) -> list[str]:
     if logged != list(range(1, steps + 1)):
         problems.append(f"training steps logged {logged}, expected 1..{steps}")
     if not any(r.get(f"grad_norm/{agent}", 0) > 0 for r in rows):
-        problems.append(f"no update: grad_norm/{agent} is 0 or missing at every step")
+        starved = sum(r.get(f"train/starved/{agent}", 0) for r in rows)
+        problems.append(
+            f"no update: grad_norm/{agent} is 0 or missing at every step ({starved:g} steps "
+            "starved: every group had equal rewards)"
+        )
     for r in rows:
         tis = r.get(f"tis_mean/{agent}")
         if tis is not None and abs(tis - 1) > TIS_TOLERANCE:
@@ -345,14 +349,14 @@ def run_all(plan: Plan, out: Path, dtype: str) -> list[Check]:
     else:
         checks.append(Check("gemma3-270m", "skip", 0.0, gemma_reason))
         print(checks[-1].line(), flush=True)
-    for model in models:
-        code = (
-            "import sys; from mars2.agents.models import resolve_model as r; print(r(sys.argv[1]))"
-        )
+    code = "import sys; from mars2.agents.models import resolve_model as r; print(r(sys.argv[1]))"
+    for model in list(models):
         checks.append(run_logged(f"model-{model}", [python, "-c", code, model], logs, 600))
         print(checks[-1].line(), flush=True)
         if checks[-1].status == "fail":
-            return checks
+            if model == "smollm2-135m":  # every run below needs it
+                return checks
+            models.remove(model)
     tolerance = "2e-2" if dtype == "float32" else "0.5"  # max |log-prob - HF's|
     for model in models if plan.backend_check else []:
         smoke = [python, "bench/vllm_smoke.py", "--model", model, "--dtype", dtype]

@@ -33,6 +33,7 @@ the other's memory as their own (vLLM issue #55827), so no check overlaps anothe
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import math
@@ -210,7 +211,8 @@ def evaluations(out: Path, steps: int) -> dict[str, dict[str, Any]]:
     for name, candidates in paths.items():
         path = next((p for p in candidates if p.is_file()), None)
         if path is not None:
-            found[name] = record.read(path)
+            with contextlib.suppress(UserError):  # unreadable: reported as missing
+                found[name] = record.read(path)
     return found
 
 
@@ -218,7 +220,8 @@ def summarize(
     out: Path, plan: Plan, checks: list[Check], rtol: float, atol: float, seconds: float
 ) -> dict[str, Any]:
     """The JSON summary of a finished check folder `out` (runs grpo/, mars2/, mars2-ray/) and its
-    `checks`; `passed` is the verdict: no check failed and the local and Ray runs agree."""
+    `checks`; `passed` is the verdict: no check failed, the local and Ray runs agree, and base,
+    GRPO and MARS² evaluations exist and share one protocol (so they can be paired)."""
     verdict: dict[str, Any] = {"rtol": rtol, "atol": atol}
     try:
         bad = metric_differences(read_rows(out / "mars2"), read_rows(out / "mars2-ray"), rtol, atol)

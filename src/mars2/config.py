@@ -330,9 +330,15 @@ class EvalConfig:
     limit: int | None = _f(30, "Evaluate on the first K problems only (null: all).")
     samples: int = _f(
         1,
-        "Trees per problem, each with its own seed. The first node of a tree is a fresh attempt, "
-        "so n samples give the unbiased pass@k for k <= n; Pass@1(MCTS) and Pass@N are averaged "
-        "over the n trees.",
+        "Fresh attempts per problem, each the first node of a tree with its own seed: n samples "
+        "give the unbiased pass@k for k <= n.",
+    )
+    trees: int | None = _f(
+        None,
+        "How many of a problem's `samples` grow into a full search of `budget` nodes (the "
+        "others stop at their first node); Pass@1(MCTS) and Pass@N are averaged over these. "
+        "null: all of them. Fewer trees than samples buys a precise pass@1 and a real tree "
+        "search for the price of a few more samples.",
     )
     algo: str = _f(
         "abmcts",
@@ -362,6 +368,12 @@ class EvalConfig:
         _check_name(ALGORITHMS, "algo", self.algo)
         _check(self.limit is None or self.limit >= 1, "limit", self.limit, "must be >= 1 or null")
         _check(self.samples >= 1, "samples", self.samples, "must be >= 1")
+        _check(
+            self.trees is None or 1 <= self.trees <= self.samples,
+            "trees",
+            self.trees,
+            "must be between 1 and eval.samples, or null",
+        )
         _check(self.budget >= 1, "budget", self.budget, "must be >= 1")
         _check(self.every >= 0, "every", self.every, "must be >= 0")
         _check(self.bootstrap >= 100, "bootstrap", self.bootstrap, "must be >= 100")

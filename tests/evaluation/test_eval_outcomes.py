@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from mars2.evaluation.outcomes import metrics, pass_ks, problem_outcomes, tree_outcome
+from mars2.evaluation.outcomes import (
+    merge_outcomes,
+    metrics,
+    pass_ks,
+    problem_outcomes,
+    tree_outcome,
+)
 from mars2.types import NodeRecord
 
 
@@ -51,3 +57,21 @@ def test_samples_are_summed_per_problem_and_give_pass_at_k() -> None:
     assert result["pass@2"].value == pytest.approx(0.5)
     assert result["pass@n"].n == 2
     assert result["pass@1"].lo <= 0.25 <= result["pass@1"].hi
+
+
+def test_first_node_trees_count_as_attempts_only() -> None:
+    # one searched tree (its first attempt fails, a refinement passes) and two trees stopped
+    # at their first node (one passes): pass@1 over 3 attempts, Pass@1(MCTS) and Pass@N over
+    # the one searched tree
+    searched = problem_outcomes([[node("a", 0, None, 0.5, False), node("a", 1, 0, 1.0, True)]])
+    single = problem_outcomes(
+        [[node("a#1", 0, None, 1.0, True)], [node("a#2", 0, None, 0.0, False)]],
+        searched=False,
+    )
+    (one,) = merge_outcomes(searched + single)
+    assert (one.trees, one.attempts, one.attempts_passed) == (1, 3, 1)
+    assert (one.nodes, one.mcts_passed, one.any_passed, one.first_failed) == (2, 1, 1, 1)
+    values = one.values([1, 2])
+    assert values["pass@1"] == pytest.approx(1 / 3)
+    assert values["pass@2"] == pytest.approx(1 - 1 / 3)  # 1 - C(2,2)/C(3,2)
+    assert (values["pass@1_mcts"], values["pass@n"]) == (1.0, 1.0)

@@ -70,3 +70,17 @@ def test_summary_keeps_the_metrics_json_keys(sandbox) -> None:  # type: ignore[n
     assert result["pass@1_lo"] <= result["pass@1"] <= result["pass@1_hi"]
     assert result["agents"]["coder"]["nodes"] == result["nodes"] == 4
     assert result["agents"]["coder"]["wins"] == 1
+
+
+def test_fewer_trees_than_samples(sandbox) -> None:  # type: ignore[no-untyped-def]
+    # 4 fresh attempts (pass@1 over 4), one of which grows the full search of 4 nodes
+    evaluation = evaluate(sandbox, "eval.samples=4", "eval.trees=1")
+    rec = evaluation.record
+    (problem,) = rec["per_problem"]
+    assert rec["protocol"]["trees"] == 1 and rec["protocol"]["samples"] == 4
+    assert (problem["attempts"], problem["trees"], problem["nodes"]) == (4, 1, 4)
+    assert len(evaluation.records) == 4 + 3  # the full tree and three first nodes
+    assert max(r.depth for r in evaluation.records) >= 2  # the full tree refined
+    assert rec["trees"]["mean_nodes"] == 4.0
+    assert len({r.tree_id for r in evaluation.records}) == 4
+    assert evaluation.stats.nodes == 7

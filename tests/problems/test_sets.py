@@ -59,6 +59,11 @@ def test_split_difficulty_and_limit_narrow_in_order() -> None:
     path = str(DATA / "good.jsonl")
     assert [p.id for p in load_problems(path, split="test")] == ["echo-sum", "double"]
     assert [p.id for p in load_problems(path + "?split=test", limit=1)] == ["echo-sum"]
+    both = load_problems(path + "?split=test,train")  # several splits, in file order
+    assert [p.id for p in both] == [
+        p.id for p in load_problems(path) if p.split in ("test", "train")
+    ]
+    assert {p.split for p in both} == {"test", "train"}
     assert [p.id for p in load_problems(path, difficulty="medium")] == ["double"]
     assert [p.id for p in load_problems(path + "?difficulty=easy&limit=1")] == ["sum-evens"]
 

@@ -1,12 +1,13 @@
 """Per-problem outcomes of an evaluation's trees and the metrics over them (no torch).
 
-A problem is evaluated with `samples` trees. The first node of every tree is a fresh attempt (the
-search has nothing to refine yet), an unbiased sample of the agents at the generate prompt; with
-the `sampling` algorithm every node is one. Later fresh attempts of an adaptive search are not
+A problem is evaluated with `samples` trees, `trees` of which grow the full search (the others
+stop at their first node). The first node of every tree is a fresh attempt (the search has
+nothing to refine yet), an unbiased sample of the agents at the generate prompt; with the
+`sampling` algorithm every node is one. Later fresh attempts of an adaptive search are not
 counted: whether the search asks for them depends on the earlier scores. From these attempts:
 pass@1 = c/n and the unbiased pass@k = 1 - C(n-c, k)/C(n, k) (design.md §8). Pass@1(MCTS) (the
 node with the best public score passes every test) and Pass@N (some node does) are averaged over
-the problem's trees. Each metric is a mean over problems with a bootstrap 95% interval.
+the problem's searched trees. Each metric is a mean over problems with a bootstrap 95% interval.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from mars2.types import NodeRecord
 
 @dataclass(frozen=True)
 class ProblemOutcome:
-    """What the trees of one problem achieved; `refined_trees`: trees with a node at depth >= 2,
+    """What the trees of one problem achieved. `trees` counts the searched trees (the
+    denominators of Pass@1(MCTS) and Pass@N; their nodes are `nodes`), `attempts` the fresh
+    attempts of every tree, searched or stopped at its first node; `refined_trees`: trees with a node at depth >= 2,
     `first_failed`: trees whose first attempt fails, `refined_after_fail`: those of them that
     grew a refinement, `public_only_pass`: nodes that pass every public test but fail a hidden
     one (what gaming the public tests looks like)."""
@@ -55,12 +58,23 @@ class ProblemOutcome:
         return cls(**{name: data[name] for name in fields if name in data or name == "problem_id"})
 
 
-def tree_outcome(records: Sequence[NodeRecord], all_fresh: bool) -> ProblemOutcome:
-    """One tree as a ProblemOutcome of one tree (`all_fresh`: every node is a fresh attempt)."""
+def tree_outcome(
+    records: Sequence[NodeRecord], all_fresh: bool, searched: bool = True
+) -> ProblemOutcome:
+    """One tree as a ProblemOutcome of one tree (`all_fresh`: every node is a fresh attempt;
+    not `searched`: a tree stopped at its first node, which counts as an attempt only)."""
     if not records:
         raise ValueError("an evaluation tree has no nodes")
     nodes = sorted(records, key=lambda r: r.node_id)
     attempts = [r for r in nodes if r.parent_id is None] if all_fresh else nodes[:1]
+    if not searched:
+        return ProblemOutcome(
+            problem_id=nodes[0].problem_id,
+            trees=0,
+            attempts=len(attempts),
+            attempts_passed=sum(r.passed for r in attempts),
+            **dict.fromkeys(SEARCH_FIELDS, 0),
+        )
     best = max(nodes, key=lambda r: (r.score, r.node_id))  # ties to the later node
     refined = any(r.depth >= 2 for r in nodes)
     first_failed = not nodes[0].passed
@@ -79,13 +93,29 @@ def tree_outcome(records: Sequence[NodeRecord], all_fresh: bool) -> ProblemOutco
     )
 
 
+# what only a searched tree contributes
+SEARCH_FIELDS = (
+    "mcts_passed",
+    "any_passed",
+    "nodes",
+    "refined_trees",
+    "first_failed",
+    "refined_after_fail",
+    "public_only_pass",
+)
+
+
 def problem_outcomes(
-    trees: Sequence[Sequence[NodeRecord]], all_fresh: bool = False
+    trees: Sequence[Sequence[NodeRecord]], all_fresh: bool = False, searched: bool = True
 ) -> list[ProblemOutcome]:
     """Sum the trees of each problem, problems in order of first appearance."""
+    return merge_outcomes([tree_outcome(records, all_fresh, searched) for records in trees])
+
+
+def merge_outcomes(outcomes: Sequence[ProblemOutcome]) -> list[ProblemOutcome]:
+    """Sum the outcomes of each problem, problems in order of first appearance."""
     merged: dict[str, ProblemOutcome] = {}
-    for records in trees:
-        one = tree_outcome(records, all_fresh)
+    for one in outcomes:
         old = merged.get(one.problem_id)
         if old is None:
             merged[one.problem_id] = one

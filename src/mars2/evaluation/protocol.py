@@ -59,6 +59,7 @@ def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, An
         "problems": config.eval.problems,
         "limit": config.eval.limit,
         "samples": config.eval.samples,
+        "trees": config.eval.trees or config.eval.samples,
         "search": {name: getattr(search, name) for name in SEARCH_FIELDS},
         "temperature": _one_or_all([a.temperature for a in agents]),
         "top_p": _one_or_all([a.top_p for a in agents]),

@@ -6,6 +6,8 @@ evaluate through `Evaluator`, so the same checkpoint and seed give the same figu
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +18,7 @@ from mars2 import __version__
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
 from mars2.evaluation.checksum import policy_checksum
-from mars2.evaluation.outcomes import problem_outcomes
+from mars2.evaluation.outcomes import merge_outcomes, problem_outcomes
 from mars2.evaluation.protocol import (
     cache_key,
     eval_search,
@@ -95,14 +97,32 @@ class Evaluator:
             saved, trees = hit
             records = [NodeRecord.from_json(json.loads(line)) for line in trees.splitlines()]
             return Evaluation({**saved, "label": label, "cached": True}, records, cached=True)
-        orchestrator = Orchestrator(
+        # `trees` of a problem's samples grow the full search, the others stop at their first
+        # node (a fresh attempt); tree i of the whole list is seeded eval_seed + i either way.
+        n_trees = self.config.eval.trees or self.config.eval.samples
+        full = Orchestrator(
             list(policies), list(agents), sandbox, self.search, reward=self.config.credit.reward
         )
-        repeated = [p for _ in range(self.config.eval.samples) for p in self.problems]
-        results = await orchestrator.run(repeated, seed=self.seed, prefix="eval/", on_tree=on_tree)
-        outcomes = problem_outcomes(
-            [r.records for r in results], all_fresh=self.search.algo == "sampling"
+        first = Orchestrator(
+            list(policies),
+            list(agents),
+            sandbox,
+            dataclasses.replace(self.search, budget=1),
+            reward=self.config.credit.reward,
         )
+        searched = [p for _ in range(n_trees) for p in self.problems]
+        attempts = [p for _ in range(self.config.eval.samples - n_trees) for p in self.problems]
+        results, single = await asyncio.gather(
+            full.run(searched, seed=self.seed, prefix="eval/", on_tree=on_tree),
+            first.run(
+                attempts, seed=self.seed + len(searched), prefix="eval/first/", on_tree=on_tree
+            ),
+        )
+        all_fresh = self.search.algo == "sampling"
+        outcomes = problem_outcomes(
+            [r.records for r in results], all_fresh=all_fresh
+        ) + problem_outcomes([r.records for r in single], all_fresh=True, searched=False)
+        outcomes = merge_outcomes(outcomes)
         built = record.build(
             label=label,
             proto=self.protocol,
@@ -112,8 +132,11 @@ class Evaluator:
             outcomes=outcomes,
             resamples=self.config.eval.bootstrap,
         )
+        stats = RolloutStats()
+        stats.merge(full.stats)
+        stats.merge(first.stats)
         evaluation = Evaluation(
-            built, [r for res in results for r in res.records], False, orchestrator.stats
+            built, [r for res in (*results, *single) for r in res.records], False, stats
         )
         if key is not None:
             cache.store(key, built, evaluation.trees_jsonl())

@@ -2,7 +2,7 @@
 
 A spec is `NAME[?key=value&key=value...]`. Names: a JSONL path (or `jsonl:PATH`), `bundled:SET`,
 `bundled:SET-SPLIT` (for example `bundled:basic-test`, `bundled:core-iid`), `humaneval`, `livecodebench:PATH`, `mbpp:PATH`. Options for every set:
-`split`, `difficulty` (comma-separated values), `limit`; for `livecodebench` also `since` and
+`split` and `difficulty` (comma-separated values, e.g. `bundled:core?split=iid,test`), `limit`; for `livecodebench` also `since` and
 `until` (inclusive ISO dates, on `contest_date`) and `platform`.
 """
 
@@ -170,7 +170,8 @@ def _filters(spec: str, parsed: Spec) -> list[Callable[[Problem], bool]]:
     options = parsed.options
     keep: list[Callable[[Problem], bool]] = []
     if "split" in options:
-        keep.append(lambda p: p.split == options["split"])
+        splits = set(options["split"].split(","))
+        keep.append(lambda p: (p.split or "none") in splits)
     if "difficulty" in options:
         wanted = set(options["difficulty"].split(","))
         keep.append(lambda p: (p.difficulty or "none") in wanted)

@@ -405,7 +405,8 @@ class TrainConfig:
         8,
         "Dynamic filtering refill: keep growing `problems_per_step` more trees in a step until "
         "every trainable agent has this many samples (groups with equal rewards are dropped), "
-        "bounded by `max_rollout_rounds`; 0: one round.",
+        "bounded by `max_rollout_rounds`; 0: one round. Agents that `share_with` one set of "
+        "weights count together: their union needs this many per agent.",
     )
     max_rollout_rounds: int = _f(
         3, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."

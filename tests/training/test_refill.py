@@ -74,3 +74,21 @@ def test_rounds_continue_while_an_agent_is_short(tmp_path: Path) -> None:
     )
     # round robin: each agent writes 2 of the 4 nodes of a round, so 3 samples take 2 rounds
     assert step["train/rounds"] == 2 and step["train/samples/coder"] == 4
+
+
+def test_agents_sharing_weights_pool_their_samples(tmp_path: Path) -> None:
+    # round robin over trees of 3 nodes: the coder writes 2 nodes of a tree, the debugger 1,
+    # so one round of 2 problems gives 4 + 2 samples. The debugger trains the coder's
+    # weights: the one learner needs 2 x 3 and has them after one round (counted alone, the
+    # debugger's 2 would have asked for a second round)
+    _, step = fit(
+        tmp_path,
+        "credit.dynamic_filter=false",
+        "train.min_samples_per_agent=3",
+        "train.max_rollout_rounds=4",
+        "search.agent_selection=round_robin",
+        "search.budget=3",
+        "agents.1.share_with=coder",
+    )
+    assert (step["train/samples/coder"], step["train/samples/debugger"]) == (4, 2)
+    assert step["train/rounds"] == 1

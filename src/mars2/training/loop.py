@@ -249,11 +249,12 @@ class Trainer:
         return list(groups.values())
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:
-        """Every trainable agent has `min_samples_per_agent` samples (the refill's one rule)."""
+        """Every set of trainable weights has `min_samples_per_agent` samples per agent that
+        trains it (agents that share weights pool their samples): the refill's one rule."""
         need = self.config.train.min_samples_per_agent
         return all(
-            learner is None or sum(s.agent_id == i for s in samples) >= need
-            for i, learner in enumerate(self.learners)
+            sum(s.agent_id in members for s in samples) >= need * len(members)
+            for _, members in self._learner_groups()
         )
 
     def _save_trees(self, results: Sequence[TreeResult], step: int) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,7 +46,9 @@ def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default") -> 
         lora.base_model_name_or_path = first.base_model_name_or_path  # saved with the adapter
         model.add_adapter(adapter, lora)
         return model
-    return get_peft_model(model, lora, adapter_name=adapter)
+    with warnings.catch_warnings():  # peft 0.21 asks transformers 5 a deprecated property
+        warnings.filterwarnings("ignore", "`is_gradient_checkpointing` is deprecated")
+        return get_peft_model(model, lora, adapter_name=adapter)
 
 
 def lr_factor(step: int, total: int, warmup: int, schedule: str) -> float:

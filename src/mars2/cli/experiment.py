@@ -117,7 +117,7 @@ def print_plan(runs: list[Any], out: Path) -> None:
     from mars2.experiment.runner import planned_nodes
 
     table = Table(
-        "arm", "seed", "status", "mode", "agents", "steps", "planned nodes", title=f"plan: {out}"
+        "arm", "seed", "status", "mode", "models", "steps", "planned nodes", title=f"plan: {out}"
     )
     for planned in runs:
         config = planned.config
@@ -127,7 +127,7 @@ def print_plan(runs: list[Any], out: Path) -> None:
             str(planned.seed),
             planned.status(),
             "eval only" if eval_only else config.train.mode,
-            escape(", ".join(f"{a.name}={a.model}" for a in config.agents)),
+            escape(", ".join(a.model for a in config.agents)),
             "—" if eval_only else str(config.train.steps),
             "—" if eval_only else str(planned_nodes(config)),
         )

@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
         check_started(planned)
     chosen = runs
     if args.only:
-        names = {a.name for a in with_arms(experiment, [n.strip() for n in args.only.split(",")])}
-        chosen = [r for r in runs if r.arm.name in names]
+        only = {a.name for a in with_arms(experiment, [n.strip() for n in args.only.split(",")])}
+        chosen = [r for r in runs if r.arm.name in only]
     print_plan(chosen, out)
     if args.dry_run:
         console.print("dry run: nothing started")

@@ -112,7 +112,7 @@ def collect(
     if records:
         _check_protocols(experiment, records)
     values: dict[str, Values] = {}
-    arms = []
+    arms: list[dict[str, Any]] = []
     for arm in experiment.arms:
         mine = [r for r in done if r.arm.name == arm.name]
         seeds = [r.seed for r in mine]
@@ -147,7 +147,7 @@ def collect(
         )
     reference = values.get(experiment.reference, {})
     for entry in arms:
-        own = values[entry["name"]]
+        own = values[str(entry["name"])]
         comparable = reference and own and entry["name"] != experiment.reference
         entry["vs_reference"] = paired(reference, own, resamples) if comparable else None
     first = next(iter(records.values()), None)

@@ -220,7 +220,9 @@ def load_experiment(path: str | Path, *, quick: bool = False) -> Experiment:
     _unknown(file, "", data, TOP_KEYS)
     base = _file(file, "base", data.get("base"))
     common = flatten(_mapping(file, "config", data.get("config")))
+    _load(file, "config", base, common)
     common += _strings(file, "set", data.get("set"), overrides=True)
+    _load(file, "set", base, common)
     if "seeds" not in data:
         raise _fail(file, "seeds", "missing; e.g. seeds: [0, 1, 2]")
     seeds = _seeds(file, "seeds", data["seeds"])

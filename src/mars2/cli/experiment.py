@@ -5,6 +5,7 @@ the reference arm (OUT/results.json, OUT/results.md)."""
 from __future__ import annotations
 
 import argparse
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     failed = []
     if not args.table:
+        # `kill PID` should stop the run in flight too (subprocess.run kills its child when an
+        # exception passes through it), as Ctrl-C does; a rerun then resumes it.
+        signal.signal(signal.SIGTERM, _interrupt)
         started: dict[str, float] = {}
 
         def on_start(planned: Any) -> None:
@@ -111,6 +115,10 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[red]{len(failed)} run(s) failed:[/] {escape(names)}; rerun to retry")
         return 1
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def print_plan(runs: list[Any], out: Path) -> None:

@@ -22,7 +22,7 @@ from mars2.errors import UserError
 from mars2.evaluation import record as eval_record
 from mars2.evaluation.stats import LEVEL, RESAMPLES, bootstrap_mean, paired_difference
 from mars2.experiment.runner import PlannedRun, planned_nodes
-from mars2.experiment.spec import Experiment
+from mars2.experiment.spec import Arm, Experiment
 
 METRICS = ("pass@1", "pass@1_mcts", "pass@n")
 LABELS = {"pass@1": "Pass@1", "pass@1_mcts": "Pass@1(MCTS)", "pass@n": "Pass@N"}
@@ -103,51 +103,50 @@ def _check_protocols(experiment: Experiment, records: dict[str, dict[str, Any]])
             )
 
 
+def _arm_entry(
+    arm: Arm, runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]], resamples: int
+) -> tuple[dict[str, Any], Values]:
+    """One arm's part of results.json (all but `vs_reference`) and its seed-averaged values."""
+    planned = [r for r in runs if r.arm.name == arm.name]
+    mine = [r for r in planned if str(r.folder) in records]
+    seeds = [r.seed for r in mine]
+    values = seed_average([problem_values(records[str(r.folder)]) for r in mine])
+    tokens = [tokens_generated(r.folder) for r in mine]
+    entry = {
+        "name": arm.name,
+        "description": arm.description,
+        "eval_only": arm.eval_only,
+        "seeds": seeds,
+        "missing_seeds": [r.seed for r in planned if r.seed not in seeds],
+        "problems": len(values),
+        "metrics": arm_metrics(values, resamples) if mine else None,
+        "per_seed": {
+            m: [records[str(r.folder)]["metrics"][m]["value"] for r in mine] for m in METRICS
+        },
+        "tokens": {"per_seed": tokens, "mean": sum(tokens) / len(tokens) if tokens else None},
+        "planned_nodes": 0 if arm.eval_only or not planned else planned_nodes(planned[0].config),
+        "runs": [{"seed": r.seed, "dir": str(r.folder), "eval": str(r.final_eval)} for r in mine],
+    }
+    return entry, values
+
+
 def collect(
-    experiment: Experiment, runs: Sequence[PlannedRun], resamples: int = RESAMPLES
+    experiment: Experiment, runs: Sequence[PlannedRun], resamples: int | None = None
 ) -> dict[str, Any]:
-    """The results.json object over the finished runs of `runs`."""
-    done = [r for r in runs if r.finished()]
-    records = {str(r.folder): eval_record.read(r.final_eval) for r in done}
+    """The results.json object over the finished runs of `runs` (`resamples`: bootstrap
+    resamples, default the first run's `eval.bootstrap`)."""
+    if resamples is None:
+        resamples = runs[0].config.eval.bootstrap if runs else RESAMPLES
+    records = {str(r.folder): eval_record.read(r.final_eval) for r in runs if r.finished()}
     if records:
         _check_protocols(experiment, records)
-    values: dict[str, Values] = {}
-    arms: list[dict[str, Any]] = []
+    arms, values = [], {}
     for arm in experiment.arms:
-        mine = [r for r in done if r.arm.name == arm.name]
-        seeds = [r.seed for r in mine]
-        per_seed = [problem_values(records[str(r.folder)]) for r in mine]
-        values[arm.name] = seed_average(per_seed)
-        tokens = [tokens_generated(r.folder) for r in mine]
-        planned = [r for r in runs if r.arm.name == arm.name]
-        arms.append(
-            {
-                "name": arm.name,
-                "description": arm.description,
-                "eval_only": arm.eval_only,
-                "seeds": seeds,
-                "missing_seeds": [r.seed for r in planned if r.seed not in seeds],
-                "problems": len(values[arm.name]),
-                "metrics": arm_metrics(values[arm.name], resamples) if mine else None,
-                "per_seed": {
-                    m: [records[str(r.folder)]["metrics"][m]["value"] for r in mine]
-                    for m in METRICS
-                },
-                "tokens": {
-                    "per_seed": tokens,
-                    "mean": sum(tokens) / len(tokens) if tokens else None,
-                },
-                "planned_nodes": 0
-                if arm.eval_only or not planned
-                else planned_nodes(planned[0].config),
-                "runs": [
-                    {"seed": r.seed, "dir": str(r.folder), "eval": str(r.final_eval)} for r in mine
-                ],
-            }
-        )
-    reference = values.get(experiment.reference, {})
+        entry, values[arm.name] = _arm_entry(arm, runs, records, resamples)
+        arms.append(entry)
+    reference = values[experiment.reference]
     for entry in arms:
-        own = values[str(entry["name"])]
+        own = values[entry["name"]]
         comparable = reference and own and entry["name"] != experiment.reference
         entry["vs_reference"] = paired(reference, own, resamples) if comparable else None
     first = next(iter(records.values()), None)

@@ -2,9 +2,10 @@
 table of Pass@1, Pass@1(MCTS), Pass@N (95% intervals over problems) and paired differences
 against a reference arm (`mars2 experiment FILE`, docs/experiments.md).
 
-    from mars2.experiment import load_experiment, plan, execute, collect, write
+    from mars2.experiment import check_protocols, collect, execute, load_experiment, plan, write
     experiment = load_experiment("configs/ladder.yaml", quick=True)
     runs = plan(experiment, Path("runs/ladder-quick"))
+    check_protocols(experiment, runs)  # every arm evaluated alike, before hours of training
     execute(runs)
     write(collect(experiment, runs), Path("runs/ladder-quick"))
 """

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "OUT/<arm>/seed<k>/, one subprocess each (log: run.log there). Finished runs are skipped "
         "and started ones resumed, so rerunning after an interruption continues. Then writes "
         "OUT/results.json and OUT/results.md: per arm Pass@1, Pass@1(MCTS), Pass@N with "
-        "bootstrap 95%% intervals over problems, the tokens generated in training, and the "
+        "bootstrap 95% intervals over problems, the tokens generated in training, and the "
         "paired difference against the reference arm. Format: docs/experiments.md.",
     )
     parser.add_argument("file", metavar="FILE", help="Experiment file (YAML).")

@@ -42,6 +42,8 @@ def test_table_tabulates_finished_runs_and_the_report_shows_it(tmp_path: Path, c
     results = json.loads((out / "results.json").read_text())
     mcts = next(a for a in results["arms"] if a["name"] == "mcts")
     assert mcts["metrics"]["pass@1"]["value"] == 0.5 and mcts["missing_seeds"] == [1]
+    (out / "grpo" / "seed1").mkdir(parents=True)
+    (out / "grpo" / "seed1" / "config.yaml").write_text("seed: 1\n")  # just started
     page = write_report([out], tmp_path / "report").index.read_text()
     assert 'id="experiment"' in page
     assert "0.500 [0.000, 1.000]" in page  # mcts's Pass@1 from results.md

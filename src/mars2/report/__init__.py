@@ -67,7 +67,11 @@ def expand_experiments(paths: Sequence[str | Path]) -> tuple[list[Path], list[tu
             runs.append(path)
             continue
         experiments.append((path.name, results.read_text(encoding="utf-8")))
-        runs += sorted(p.parent for p in path.glob("*/seed*/config.yaml"))
+        # runs that have recorded something (a run just started has only its config.yaml)
+        found = (p.parent for p in path.glob("*/seed*/config.yaml"))
+        runs += sorted(
+            r for r in found if (r / "metrics.jsonl").is_file() or (r / "evals").is_dir()
+        )
     return runs, experiments
 
 

@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("training", "report"),
     ("cluster",),
     ("api",),
+    ("experiment",),  # runs `mars2 train` subprocesses; uses api.agents_for
     ("cli", "mars2"),
     ("__main__",),
 )

@@ -28,6 +28,7 @@ COMMANDS = (
     "train",
     "eval",
     "compare",
+    "experiment",
     "export",
     "credit",
     "report",

@@ -3,7 +3,8 @@ per-agent statistics and an interactive search-tree view; static tree figures fo
 
 `write_report(["runs/a", "runs/b"], "report/")` writes `report/index.html` and the chart PNGs;
 `write_tree_figures(runs, "report/", "sum-evens")` writes an SVG and a PNG of every tree of that
-problem. No torch; matplotlib draws with the Agg backend through `Figure` (no pyplot state).
+problem. A `mars2 experiment` output directory (one with results.md) stands for its runs
+(`<arm>/seed<k>/`), and the page shows its results.md first. No torch; matplotlib draws with the Agg backend through `Figure` (no pyplot state).
 """
 
 from __future__ import annotations
@@ -55,6 +56,25 @@ def load_runs(paths: Sequence[str | Path]) -> list[Run]:
     return runs
 
 
+def expand_experiments(paths: Sequence[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Run directories (an experiment's directory replaced by its `<arm>/seed<k>/` runs) and
+    the experiments' (name, results.md text)."""
+    runs: list[Path] = []
+    experiments: list[tuple[str, str]] = []
+    for path in map(Path, paths):
+        results = path / "results.md"
+        if (path / "config.yaml").is_file() or not results.is_file():
+            runs.append(path)
+            continue
+        experiments.append((path.name, results.read_text(encoding="utf-8")))
+        # runs that have recorded something (a run just started has only its config.yaml)
+        found = (p.parent for p in path.glob("*/seed*/config.yaml"))
+        runs += sorted(
+            r for r in found if (r / "metrics.jsonl").is_file() or (r / "evals").is_dir()
+        )
+    return runs, experiments
+
+
 def write_report(
     paths: Sequence[str | Path],
     out: str | Path,
@@ -62,8 +82,9 @@ def write_report(
     color_by: ColorBy = "score",
     max_trees: int = 200,
 ) -> Report:
-    """Render the report of the runs at `paths` into directory `out`."""
-    runs = load_runs(paths)
+    """Render the report of the runs at `paths` (run or experiment directories) into `out`."""
+    run_paths, experiments = expand_experiments(paths)
+    runs = load_runs(run_paths)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     charts: list[Chart] = learning_curves(runs) + tree_curves(runs)
@@ -74,7 +95,7 @@ def write_report(
         chart_files.append(file)
     tree_files = write_tree_figures(runs, out_dir, tree, color_by) if tree is not None else []
     index = out_dir / "index.html"
-    index.write_text(render_page(runs, charts, max_trees), encoding="utf-8")
+    index.write_text(render_page(runs, charts, max_trees, experiments), encoding="utf-8")
     return Report(tuple(runs), index, tuple(chart_files), tuple(tree_files))
 
 

@@ -250,9 +250,45 @@ def _config(run: Run) -> str:
     return f"<details><summary>{escape(run.name)}: config.yaml</summary><pre>{escape(text)}</pre></details>"
 
 
-def render_page(runs: Sequence[Run], charts: Sequence[Chart], max_trees: int = 200) -> str:
-    """The whole report page as one HTML string."""
+def markdown_html(text: str) -> str:
+    """The tables and paragraphs of a results.md (`mars2 experiment`) as HTML: `|` rows become
+    tables (the `---` row dropped), `#` lines headings, other lines paragraphs; text escaped."""
+    parts: list[str] = []
+    rows: list[list[str]] = []
+
+    def flush() -> None:
+        if rows:
+            head, *body = rows
+            parts.append(table(head, [dict(zip(head, r, strict=False)) for r in body]))
+            rows.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("|"):
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            if not all(set(c) <= {"-", ":"} for c in cells):
+                rows.append(cells)
+            continue
+        flush()
+        if stripped.startswith("#"):
+            parts.append(f"<h3>{escape(stripped.lstrip('#').strip())}</h3>")
+        elif stripped:
+            parts.append(f"<p>{escape(stripped)}</p>")
+    flush()
+    return "".join(parts)
+
+
+def render_page(
+    runs: Sequence[Run],
+    charts: Sequence[Chart],
+    max_trees: int = 200,
+    experiments: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The whole report page as one HTML string (`experiments`: (name, results.md text))."""
     sections = []
+    if experiments:
+        body = "".join(markdown_html(text) for _, text in experiments)
+        sections.append(_section("experiment", "Experiment", body))
     if len(runs) > 1:
         sections.append(_comparison(runs))
     sections.append(_section("summary", "Summary", "".join(_summary(r) for r in runs)))
@@ -269,6 +305,7 @@ def render_page(runs: Sequence[Run], charts: Sequence[Chart], max_trees: int = 2
     nav = "".join(
         f'<a href="#{a}">{t}</a>'
         for a, t in (
+            ("experiment", "Experiment"),
             ("comparison", "Comparison"),
             ("summary", "Summary"),
             ("evaluations", "Evaluations"),

@@ -1,0 +1,165 @@
+"""`mars2 experiment FILE`: every arm x seed of an experiment file as a training run, resumable,
+then the table of Pass@1, Pass@1(MCTS), Pass@N with 95% intervals and paired differences against
+the reference arm (OUT/results.json, OUT/results.md)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+console = Console()
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "experiment",
+        help="Run an experiment file (arms x seeds, resumable) and tabulate it with 95%% CIs.",
+        description="Runs every arm x seed of FILE (e.g. configs/ladder.yaml) as `mars2 train` in "
+        "OUT/<arm>/seed<k>/, one subprocess each (log: run.log there). Finished runs are skipped "
+        "and started ones resumed, so rerunning after an interruption continues. Then writes "
+        "OUT/results.json and OUT/results.md: per arm Pass@1, Pass@1(MCTS), Pass@N with "
+        "bootstrap 95% intervals over problems, the tokens generated in training, and the "
+        "paired difference against the reference arm. Format: docs/experiments.md.",
+    )
+    parser.add_argument("file", metavar="FILE", help="Experiment file (YAML).")
+    parser.add_argument(
+        "--quick", action="store_true", help="Apply the file's quick: section (a short check)."
+    )
+    parser.add_argument(
+        "--out", metavar="DIR", help="Output directory (default runs/<file name>[-quick])."
+    )
+    parser.add_argument(
+        "--only", metavar="ARM[,ARM...]", help="Run only these arms (the table shows all)."
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="Check the file and show the plan; run nothing."
+    )
+    parser.add_argument(
+        "--table", action="store_true", help="Only write the table of the finished runs."
+    )
+    parser.add_argument("--debug", action="store_true", help="Show tracebacks for errors.")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mars2.experiment import (
+        check_protocols,
+        collect,
+        execute,
+        load_experiment,
+        plan,
+        with_arms,
+        write,
+    )
+    from mars2.experiment.runner import check_started
+
+    experiment = load_experiment(args.file, quick=args.quick)
+    out = Path(args.out or f"runs/{experiment.name}")
+    runs = plan(experiment, out)
+    check_protocols(experiment, runs)
+    for planned in runs:
+        check_started(planned)
+    chosen = runs
+    if args.only:
+        only = {a.name for a in with_arms(experiment, [n.strip() for n in args.only.split(",")])}
+        chosen = [r for r in runs if r.arm.name in only]
+    print_plan(chosen, out)
+    if args.dry_run:
+        console.print("dry run: nothing started")
+        return 0
+    failed = []
+    if not args.table:
+        # `kill PID` should stop the run in flight too (subprocess.run kills its child when an
+        # exception passes through it), as Ctrl-C does; a rerun then resumes it.
+        signal.signal(signal.SIGTERM, _interrupt)
+        started: dict[str, float] = {}
+
+        def on_start(planned: Any) -> None:
+            started[str(planned.folder)] = time.perf_counter()
+            console.print(
+                f"[bold]{escape(planned.arm.name)}[/] seed {planned.seed}: "
+                f"{escape(' '.join(planned.command()[2:]))}  (log: {escape(str(planned.log))})",
+                highlight=False,
+            )
+
+        def on_end(outcome: Any) -> None:
+            if outcome.status == "done":
+                return
+            seconds = time.perf_counter() - started[str(outcome.run.folder)]
+            what = (
+                "[green]finished[/]"
+                if outcome.status == "ran"
+                else f"[red]failed[/] (exit {outcome.exit_code}; see {escape(str(outcome.run.log))})"
+            )
+            console.print(f"  {what} in {seconds:.0f} s", highlight=False)
+
+        outcomes = execute(chosen, on_start=on_start, on_end=on_end)
+        failed = [o for o in outcomes if o.status == "failed"]
+    results = collect(experiment, runs)
+    json_file, md_file = write(results, out)
+    print_results(results)
+    console.print(f"wrote {escape(str(json_file))} and {escape(str(md_file))}", highlight=False)
+    console.print(
+        f"report: mars2 report {escape(str(out))} --out {escape(str(out / 'report'))}",
+        highlight=False,
+    )
+    if failed:
+        names = ", ".join(f"{o.run.arm.name}/seed{o.run.seed}" for o in failed)
+        console.print(f"[red]{len(failed)} run(s) failed:[/] {escape(names)}; rerun to retry")
+        return 1
+    return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def print_plan(runs: list[Any], out: Path) -> None:
+    from mars2.experiment.runner import planned_nodes
+
+    table = Table(
+        "arm", "seed", "status", "mode", "models", "steps", "planned nodes", title=f"plan: {out}"
+    )
+    for planned in runs:
+        config = planned.config
+        eval_only = planned.arm.eval_only
+        table.add_row(
+            escape(planned.arm.name),
+            str(planned.seed),
+            planned.status(),
+            "eval only" if eval_only else config.train.mode,
+            escape(", ".join(a.model for a in config.agents)),
+            "—" if eval_only else str(config.train.steps),
+            "—" if eval_only else str(planned_nodes(config)),
+        )
+    console.print(table)
+
+
+def print_results(results: dict[str, Any]) -> None:
+    from mars2.experiment.results import difference_rows, metric_rows
+
+    title = results["experiment"] + (" --quick" if results["quick"] else "")
+    head, body = metric_rows(results)
+    table = Table(
+        *head, title=title, caption="95% CI: bootstrap over problems of seed-averaged values"
+    )
+    for row in body:
+        table.add_row(*(escape(cell) for cell in row))
+    console.print(table)
+    head, body = difference_rows(results)
+    if body:
+        table = Table(
+            *head,
+            title=f"paired differences: arm - {results['reference']}",
+            caption="paired bootstrap over the shared problems; p: sign-flip permutation test",
+        )
+        for row in body:
+            table.add_row(*(escape(cell) for cell in row))
+        console.print(table)

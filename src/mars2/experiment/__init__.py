@@ -1,0 +1,29 @@
+"""Experiments: arms x seeds of training runs on one evaluation protocol, run resumably, with one
+table of Pass@1, Pass@1(MCTS), Pass@N (95% intervals over problems) and paired differences
+against a reference arm (`mars2 experiment FILE`, docs/experiments.md).
+
+    from mars2.experiment import check_protocols, collect, execute, load_experiment, plan, write
+    experiment = load_experiment("configs/ladder.yaml", quick=True)
+    runs = plan(experiment, Path("runs/ladder-quick"))
+    check_protocols(experiment, runs)  # every arm evaluated alike, before hours of training
+    execute(runs)
+    write(collect(experiment, runs), Path("runs/ladder-quick"))
+"""
+
+from mars2.experiment.results import collect, markdown, write
+from mars2.experiment.runner import PlannedRun, check_protocols, execute, plan
+from mars2.experiment.spec import Arm, Experiment, load_experiment, with_arms
+
+__all__ = [
+    "Arm",
+    "Experiment",
+    "PlannedRun",
+    "check_protocols",
+    "collect",
+    "execute",
+    "load_experiment",
+    "markdown",
+    "plan",
+    "with_arms",
+    "write",
+]

@@ -1,0 +1,202 @@
+"""Running an experiment: one `mars2 train` (or, for an eval-only arm, `mars2 eval --base`)
+subprocess per arm x seed in OUT/<arm>/seed<k>/, skipping finished runs and resuming started ones.
+
+A subprocess per run, not `mars2.train` in-process: every run starts from a fresh interpreter
+(no memory carried over from the run before: models, allocator caches, compiled kernels), a run
+that crashes or is killed by the OOM killer costs that run only, and each run is exactly what
+`mars2 train --resume DIR` does for a user, logged to DIR/run.log. A run is finished when its
+final eval.json exists (and, for training, metrics.jsonl has the final step); a started one is
+continued with `--resume` from its latest checkpoint (from step 0 when it has none). No torch.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mars2.config import Config, dump_yaml, load_config, to_dict
+from mars2.errors import UserError
+from mars2.evaluation.protocol import differences, protocol
+from mars2.experiment.spec import Arm, Experiment
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One arm at one seed, in its run directory."""
+
+    arm: Arm
+    seed: int
+    folder: Path
+    config: Config
+
+    @property
+    def final_step(self) -> int:
+        return 0 if self.arm.eval_only else self.config.train.steps
+
+    @property
+    def final_eval(self) -> Path:
+        return self.folder / "evals" / f"step_{self.final_step:06d}" / "eval.json"
+
+    @property
+    def log(self) -> Path:
+        return self.folder / "run.log"
+
+    def command(self) -> list[str]:
+        """The command line that runs (or continues) it."""
+        mars2 = [sys.executable, "-m", "mars2"]
+        if self.arm.eval_only:
+            out = self.final_eval.parent
+            return [*mars2, "eval", str(self.folder), "--base", "--out", str(out)]
+        return [*mars2, "train", "--resume", str(self.folder)]
+
+    def status(self) -> str:
+        """`done`, `started` (with the latest checkpoint, if any) or `new`."""
+        if self.finished():
+            return "done"
+        if not (self.folder / "config.yaml").is_file():
+            return "new"
+        pointer = self.folder / "checkpoints" / "latest"
+        latest = pointer.read_text().strip() if pointer.is_file() else ""
+        return f"started ({latest or 'no checkpoint yet'})"
+
+    def finished(self) -> bool:
+        if not self.final_eval.is_file():
+            return False
+        return self.arm.eval_only or self.final_step in logged_steps(self.folder)
+
+
+def logged_steps(folder: Path) -> set[int]:
+    """Steps with a line in folder/metrics.jsonl."""
+    import json
+
+    file = folder / "metrics.jsonl"
+    if not file.is_file():
+        return set()
+    steps = set()
+    for line in file.read_text(encoding="utf-8").splitlines():
+        try:
+            steps.add(int(json.loads(line)["step"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut by a kill
+    return steps
+
+
+def run_folder(out: Path, arm: str, seed: int) -> Path:
+    return out / arm / f"seed{seed}"
+
+
+def plan(experiment: Experiment, out: Path) -> list[PlannedRun]:
+    """Every arm x seed, seed-major (all arms of the first seed first: a comparison of every
+    arm exists as early as possible), arms in the file's order."""
+    return [
+        PlannedRun(arm, seed, folder, experiment.config_for(arm, seed, folder))
+        for seed in experiment.seeds
+        for arm in experiment.arms
+        for folder in [run_folder(out, arm.name, seed)]
+    ]
+
+
+def check_protocols(experiment: Experiment, runs: Sequence[PlannedRun]) -> None:
+    """Every run's evaluation protocol equals the reference arm's, but for the fields the file
+    allows to differ; else a UserError naming the arm and the fields."""
+    reference = next(r for r in runs if r.arm.name == experiment.reference)
+    expected = protocol(reference.config)
+    for run in runs:
+        fields = differences(expected, protocol(run.config), "protocol")
+        refused = [f for f in fields if f not in experiment.allowed_differences]
+        if refused:
+            raise UserError(
+                f"{experiment.path}: arms.{run.arm.name}: its evaluation protocol differs from "
+                f"the reference arm {experiment.reference!r} in {', '.join(refused)}; every arm "
+                "must be evaluated alike (or list the field in allow_protocol_differences)"
+            )
+
+
+def check_started(run: PlannedRun) -> None:
+    """A run directory written with another config (the experiment file changed since) is not
+    continued or counted: a UserError naming the fields."""
+    file = run.folder / "config.yaml"
+    if not file.is_file():
+        return
+    old, new = to_dict(load_config(file)), to_dict(run.config)
+    del old["output"], new["output"]  # the run directory may be spelled another way
+    fields = differences(old, new)
+    if fields:
+        raise UserError(
+            f"{run.folder} was started with another config (it differs in {', '.join(fields)}); "
+            "restore the experiment file, or delete that folder to run it again"
+        )
+
+
+def prepare(run: PlannedRun) -> None:
+    """Create the run directory with its config.yaml (kept when it exists)."""
+    run.folder.mkdir(parents=True, exist_ok=True)
+    file = run.folder / "config.yaml"
+    if not file.is_file():
+        file.write_text(dump_yaml(run.config))
+
+
+Launch = Callable[[PlannedRun], int]
+
+
+def launch(run: PlannedRun) -> int:
+    """Run the command in a subprocess, its output appended to run.log; the exit status."""
+    with open(run.log, "a", encoding="utf-8") as log:
+        log.write(f"$ {' '.join(run.command())}\n")
+        log.flush()
+        return subprocess.run(
+            run.command(), stdout=log, stderr=subprocess.STDOUT, check=False
+        ).returncode
+
+
+def drop_optimizer_state(run: PlannedRun) -> None:
+    """A finished run is never resumed: remove its optimizer state (2x the weights); the
+    weights stay for `mars2 eval`, `mars2 export` and the report."""
+    for file in run.folder.glob("checkpoints/step_*/optimizer.pt"):
+        file.unlink()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    run: PlannedRun
+    status: str  # done (already), ran, failed
+    exit_code: int = 0
+
+
+def execute(
+    runs: Iterable[PlannedRun],
+    launcher: Launch = launch,
+    on_start: Callable[[PlannedRun], None] | None = None,
+    on_end: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Run every run not finished yet, in order; a failed run is reported and the others go on."""
+    outcomes = []
+    for run in runs:
+        check_started(run)
+        if run.finished():
+            outcome = Outcome(run, "done")
+        else:
+            prepare(run)
+            if on_start:
+                on_start(run)
+            code = launcher(run)
+            ok = code == 0 and run.finished()
+            outcome = Outcome(run, "ran" if ok else "failed", code)
+            if ok:
+                drop_optimizer_state(run)
+        outcomes.append(outcome)
+        if on_end:
+            on_end(outcome)
+    return outcomes
+
+
+def planned_nodes(config: Config) -> int:
+    """Nodes a training run generates in its first rollout round of every step: problems per
+    step x (GRPO group size or tree budget) x steps (refill rounds add to it unless
+    `train.min_samples_per_agent` is 0)."""
+    train = config.train
+    per_problem = train.samples_per_problem if train.mode == "grpo" else config.search.budget
+    return train.steps * train.problems_per_step * per_problem

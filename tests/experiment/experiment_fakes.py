@@ -1,0 +1,98 @@
+"""Experiment files and finished run directories written in code (no training): a fake launcher
+writes what `mars2 train` would leave behind, the final eval.json and metrics.jsonl."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from mars2.evaluation import record
+from mars2.evaluation.outcomes import ProblemOutcome
+from mars2.evaluation.protocol import protocol
+from mars2.experiment.runner import PlannedRun
+
+TINY = """\
+config:
+  agents:
+    - {name: coder, model: tiny-random, role: coder, max_new_tokens: 32}
+  data: {limit: 4}
+set: [train.steps=2, eval.limit=3, train.min_samples_per_agent=0]
+seeds: [0, 1]
+reference: grpo
+arms:
+  base: {eval_only: true}
+  grpo: {set: [train.mode=grpo, train.samples_per_problem=4]}
+  mcts: {set: [train.mode=mcts]}
+quick: {set: [train.steps=1, eval.limit=2], seeds: [0]}
+"""
+
+
+def experiment_file(folder: Path, text: str = TINY, name: str = "exp.yaml") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def outcome(problem: str, passed: int, any_passed: int | None = None) -> ProblemOutcome:
+    """One tree of one problem whose first attempt passed (1) or not (0)."""
+    found = passed if any_passed is None else any_passed
+    return ProblemOutcome(
+        problem_id=problem,
+        trees=1,
+        attempts=1,
+        attempts_passed=passed,
+        mcts_passed=passed,
+        any_passed=found,
+        nodes=4,
+        refined_trees=0,
+        first_failed=1 - passed,
+        refined_after_fail=0,
+    )
+
+
+def finish(
+    run: PlannedRun,
+    outcomes: Sequence[ProblemOutcome],
+    tokens: Sequence[int] = (),
+    checksum: str = "sha256:fake",
+) -> None:
+    """Write the run directory of a finished run: config.yaml, the final eval.json and, for a
+    training run, one metrics.jsonl line per step with `tokens/generated`."""
+    from mars2.experiment.runner import prepare
+
+    prepare(run)
+    evaluation = record.build(
+        label=run.final_eval.parent.name,
+        proto=protocol(run.config),
+        seed=run.seed,
+        problems_checksum=checksum,
+        members=[],
+        outcomes=list(outcomes),
+        resamples=200,
+    )
+    record.write(run.final_eval, evaluation)
+    if run.arm.eval_only:
+        return
+    steps = tokens or [10] * run.final_step
+    with open(run.folder / "metrics.jsonl", "a") as handle:
+        handle.write(json.dumps({"step": 0, "eval/pass@1": 0.0}) + "\n")
+        for step, count in enumerate(steps, start=1):
+            handle.write(json.dumps({"step": step, "tokens/generated": count}) + "\n")
+
+
+class FakeLauncher:
+    """Records the runs it is asked to run; finishes them (every problem failed) unless told
+    to fail with `exit_code`."""
+
+    def __init__(self, exit_code: int = 0, problems: Sequence[str] = ("a", "b", "c")) -> None:
+        self.exit_code = exit_code
+        self.problems = problems
+        self.launched: list[str] = []
+
+    def __call__(self, run: PlannedRun) -> int:
+        self.launched.append(f"{run.arm.name}/seed{run.seed}")
+        if self.exit_code == 0:
+            finish(run, [outcome(p, 0) for p in self.problems])
+        return self.exit_code

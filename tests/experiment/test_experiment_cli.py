@@ -1,0 +1,85 @@
+"""`mars2 experiment`: the plan, --only, --table, the report of an experiment directory, and one
+real run end to end with the tiny-random model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from experiment_fakes import experiment_file, finish, outcome
+
+from mars2.cli import main
+from mars2.experiment import load_experiment, plan
+from mars2.report import write_report
+
+
+def test_dry_run_shows_the_plan_and_starts_nothing(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(tmp_path)
+    out = tmp_path / "out"
+    assert main(["experiment", str(path), "--out", str(out), "--dry-run", "--only", "grpo"]) == 0
+    text = capsys.readouterr().out
+    assert "grpo" in text and "mcts" not in text and "dry run: nothing started" in text
+    assert not out.exists()
+
+
+def test_only_names_unknown_arms(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(tmp_path)
+    assert main(["experiment", str(path), "--only", "grpo,ppo", "--dry-run"]) == 2
+    assert "--only ppo: no such arm; arms: base, grpo, mcts" in capsys.readouterr().err
+
+
+def test_table_tabulates_finished_runs_and_the_report_shows_it(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(tmp_path)
+    out = tmp_path / "out"
+    runs = plan(load_experiment(path), out)
+    for run in runs[:3]:
+        finish(run, [outcome("p1", int(run.arm.name == "mcts")), outcome("p2", 0)])
+    assert main(["experiment", str(path), "--out", str(out), "--table"]) == 0
+    printed = capsys.readouterr().out
+    assert "paired differences: arm - grpo" in printed
+    assert not (out / "grpo" / "seed1").exists()  # --table runs nothing
+    results = json.loads((out / "results.json").read_text())
+    mcts = next(a for a in results["arms"] if a["name"] == "mcts")
+    assert mcts["metrics"]["pass@1"]["value"] == 0.5 and mcts["missing_seeds"] == [1]
+    (out / "grpo" / "seed1").mkdir(parents=True)
+    (out / "grpo" / "seed1" / "config.yaml").write_text("seed: 1\n")  # just started
+    page = write_report([out], tmp_path / "report").index.read_text()
+    assert 'id="experiment"' in page
+    assert "0.500 [0.000, 1.000]" in page  # mcts's Pass@1 from results.md
+    assert "mcts/seed0" in page  # the experiment's runs are reported too
+
+
+TINY_RUN = """\
+config:
+  agents: [{name: coder, model: tiny-random, role: coder, max_new_tokens: 16}]
+  search: {budget: 2, trees_in_flight: 4}
+  data: {limit: 4}
+  eval: {limit: 2, budget: 2, cache: false}
+  output: {tensorboard: false}
+set: [train.steps=1, train.problems_per_step=2, train.samples_per_problem=2,
+      train.min_samples_per_agent=0, train.checkpoint_every=0, credit.dynamic_filter=false]
+seeds: [0]
+reference: grpo
+arms:
+  base: {eval_only: true}
+  grpo: {set: [train.mode=grpo]}
+"""
+
+
+@pytest.mark.slow
+def test_an_experiment_runs_end_to_end_and_resumes(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(tmp_path, TINY_RUN)
+    out = tmp_path / "out"
+    assert main(["experiment", str(path), "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    arms = {a["name"]: a for a in results["arms"]}
+    assert arms["base"]["problems"] == arms["grpo"]["problems"] == 2
+    assert arms["grpo"]["tokens"]["mean"] > 0
+    assert arms["base"]["vs_reference"]["pass@1"]["n"] == 2
+    assert (out / "grpo" / "seed0" / "run.log").read_text().startswith("$ ")
+    capsys.readouterr()
+    assert main(["experiment", str(path), "--out", str(out)]) == 0  # everything done: no run
+    printed = capsys.readouterr().out
+    assert "finished in" not in printed and "done" in printed
+    assert json.loads((out / "results.json").read_text()) == results

@@ -1,0 +1,109 @@
+"""The experiment table's numbers, against values computed by hand (2 seeds x 3 problems)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from experiment_fakes import experiment_file, finish, outcome
+
+from mars2.errors import UserError
+from mars2.experiment import collect, load_experiment, markdown, plan, write
+from mars2.experiment.results import seed_average, tokens_generated
+
+
+@pytest.fixture
+def finished(tmp_path: Path) -> tuple[dict, Path]:  # type: ignore[type-arg]
+    """grpo (reference) solves p1 in seed 1 only; mcts solves p1 in both seeds and p2 in seed 1
+    (p2's trees find a passing node in both seeds: Pass@N 1)."""
+    experiment = load_experiment(experiment_file(tmp_path))
+    runs = {(r.arm.name, r.seed): r for r in plan(experiment, tmp_path / "out")}
+    finish(runs["grpo", 0], [outcome("p1", 0), outcome("p2", 0), outcome("p3", 0)], [100, 50])
+    finish(runs["grpo", 1], [outcome("p1", 1), outcome("p2", 0), outcome("p3", 0)], [70, 80])
+    finish(runs["mcts", 0], [outcome("p1", 1), outcome("p2", 0, 1), outcome("p3", 0)], [90, 90])
+    finish(runs["mcts", 1], [outcome("p1", 1), outcome("p2", 1), outcome("p3", 0)], [60, 40])
+    finish(runs["base", 0], [outcome("p1", 0), outcome("p2", 0), outcome("p3", 0)])
+    results = collect(experiment, list(runs.values()), resamples=2000)
+    return {a["name"]: a for a in results["arms"]} | {"_all": results}, tmp_path / "out"
+
+
+def test_each_problem_is_averaged_over_the_seeds_then_over_problems(finished) -> None:  # type: ignore[no-untyped-def]
+    arms, _ = finished
+    mcts = arms["mcts"]["metrics"]
+    # per problem pass@1: p1 (1+1)/2, p2 (0+1)/2, p3 0 -> 0.5; Pass@N: p1 1, p2 1, p3 0 -> 2/3
+    assert mcts["pass@1"]["value"] == pytest.approx(0.5)
+    assert mcts["pass@n"]["value"] == pytest.approx(2 / 3)
+    assert mcts["pass@1"]["n"] == 3
+    # 3 problems with values 1, 0.5, 0: a resample of three copies of p3 (mean 0) has
+    # probability 1/27 = 3.7% > 2.5%, so the lower end is 0; likewise the upper end is 1.
+    assert (mcts["pass@1"]["lo"], mcts["pass@1"]["hi"]) == (0.0, 1.0)
+    assert arms["grpo"]["metrics"]["pass@1"]["value"] == pytest.approx(1 / 6)
+    assert arms["mcts"]["per_seed"]["pass@1"] == pytest.approx([1 / 3, 2 / 3])
+    assert arms["mcts"]["seeds"] == [0, 1] and arms["base"]["seeds"] == [0]
+    assert arms["base"]["missing_seeds"] == [1]
+
+
+def test_the_difference_is_paired_over_problems(finished) -> None:  # type: ignore[no-untyped-def]
+    arms, _ = finished
+    diff = arms["mcts"]["vs_reference"]["pass@1"]
+    # per problem mcts - grpo: p1 1 - 0.5, p2 0.5 - 0, p3 0 -> mean 1/3
+    assert diff["diff"] == pytest.approx(1 / 3)
+    # resampled means of (0.5, 0.5, 0) lie in [0, 0.5]; all-p3 has probability 3.7% > 2.5%
+    # and all-from-{p1, p2} 8/27: the interval is [0, 0.5]
+    assert (diff["lo"], diff["hi"]) == (0.0, 0.5)
+    # sign flips of the two non-zero differences: (+,+) and (-,-) reach |sum| 1 -> p = 2/4
+    assert diff["p"] == pytest.approx(0.5)
+    assert diff["n"] == 3
+    assert arms["grpo"]["vs_reference"] is None
+    assert arms["base"]["vs_reference"]["pass@1"]["diff"] == pytest.approx(-1 / 6)
+
+
+def test_tokens_are_summed_over_steps_and_averaged_over_seeds(finished) -> None:  # type: ignore[no-untyped-def]
+    arms, _ = finished
+    assert arms["grpo"]["tokens"] == {"per_seed": [150, 150], "mean": 150}
+    assert arms["mcts"]["tokens"]["per_seed"] == [180, 100]
+    assert arms["base"]["tokens"]["mean"] == 0
+    assert arms["grpo"]["planned_nodes"] == 2 * 4 * 4  # steps x problems x group size
+
+
+def test_a_resumed_run_counts_a_step_logged_twice_once(tmp_path: Path) -> None:
+    lines = [
+        {"step": 0},
+        {"step": 1, "tokens/generated": 5},
+        {"step": 1, "tokens/generated": 7},  # logged again after a resume
+        {"step": 2, "tokens/generated": 3},
+    ]
+    (tmp_path / "metrics.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in lines) + '{"step": 3, "tok'
+    )
+    assert tokens_generated(tmp_path) == 10
+
+
+def test_seed_average_keeps_the_problems_every_seed_has() -> None:
+    one = {"a": {"pass@1": 1.0, "pass@1_mcts": 1.0, "pass@n": 1.0}}
+    two = {
+        "a": {"pass@1": 0.0, "pass@1_mcts": 0.0, "pass@n": 1.0},
+        "b": {"pass@1": 1.0, "pass@1_mcts": 1.0, "pass@n": 1.0},
+    }
+    assert seed_average([one, two]) == {"a": {"pass@1": 0.5, "pass@1_mcts": 0.5, "pass@n": 1.0}}
+
+
+def test_results_files(finished) -> None:  # type: ignore[no-untyped-def]
+    arms, out = finished
+    json_file, md_file = write(arms["_all"], out)
+    assert json.loads(json_file.read_text())["reference"] == "grpo"
+    text = md_file.read_text()
+    assert "| mcts | 2/2 | 3 | 0.500 [0.000, 1.000] |" in text
+    assert "| mcts | +0.333 [+0.000, +0.500] p=0.500 |" in text
+    assert "Not finished yet: base seeds [1]" in text
+    assert markdown(arms["_all"]) == text
+
+
+def test_evaluations_of_other_problems_are_not_tabulated_together(tmp_path: Path) -> None:
+    experiment = load_experiment(experiment_file(tmp_path))
+    runs = plan(experiment, tmp_path / "out")
+    finish(runs[0], [outcome("p1", 0)])
+    finish(runs[1], [outcome("p1", 0)], checksum="sha256:other")
+    with pytest.raises(UserError, match="evaluated differently \\(problems_checksum\\)"):
+        collect(experiment, runs)

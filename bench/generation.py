@@ -150,8 +150,13 @@ def main() -> None:
     batches = [16] if args.quick else [int(b) for b in args.batch_sizes.split(",")]
     repeats = 1 if args.quick else args.repeats
     engines = args.engines.split(",")
-    agent = AgentConfig(
-        model=args.model, max_new_tokens=args.tokens, temperature=0.8, top_p=0.95, max_batch_size=64
+    agent = AgentConfig(  # no fence stop: every engine samples as model.generate does
+        model=args.model,
+        max_new_tokens=args.tokens,
+        temperature=0.8,
+        top_p=0.95,
+        max_batch_size=64,
+        stop_at_fence=False,
     )
     model, tokenizer = load_model(args.model, device="cpu")
     policies = {

@@ -21,7 +21,13 @@ def test_defaults_are_valid() -> None:
 def test_overrides_convert_types() -> None:
     config = load_config(
         None,
-        ["search.budget=16", "agents.0.temperature=0.5", "credit.reward=binary", "data.limit=null"],
+        [
+            "search.budget=16",
+            "agents.0.temperature=0.5",
+            "agents.1.temperature=0.5",
+            "credit.reward=binary",
+            "data.limit=null",
+        ],
     )
     assert config.search.budget == 16
     assert config.agents[0].temperature == 0.5
@@ -150,3 +156,12 @@ def test_adam_betas_are_checked() -> None:
     assert load_config(None, ["train.adam_betas=[0.9, 0.95]"]).train.adam_betas == (0.9, 0.95)
     with pytest.raises(ConfigError, match="adam_betas"):
         load_config(None, ["train.adam_betas=[0.9]"])
+
+
+def test_default_agents_share_weights_and_say_how_to_change_one() -> None:
+    config = load_config(None, [])
+    assert config.agents[1].share_with == "coder" and config.weights_owner(1) == 0
+    with pytest.raises(ConfigError, match=r"set agents\.1\.temperature too, or agents\.1"):
+        load_config(None, ["agents.0.temperature=0.5"])
+    alone = load_config(None, ["agents.0.temperature=0.5", "agents.1.share_with=null"])
+    assert alone.weights_owner(1) == 1

@@ -166,7 +166,7 @@ class SearchConfig:
         2, "`best_first`: children per expanded node (the root gets `width` fresh attempts)."
     )
     trees_in_flight: int = _f(
-        16,
+        32,
         "Trees grown concurrently by the rollout orchestrator (what fills the engines' batches).",
     )
 
@@ -312,7 +312,7 @@ class LossConfig:
 class DataConfig:
     """Which problems to train on (evaluation problems: the `eval` section)."""
 
-    train: str = _f("bundled:basic", "Training problems: a set name (`bundled:basic`) or a file.")
+    train: str = _f("bundled:core", "Training problems: a set name (`bundled:core`) or a file.")
     train_split: str | None = _f("train", "Keep only problems of this split (None: all).")
     limit: int | None = _f(None, "Use the first K training problems only.")
 
@@ -326,15 +326,19 @@ class EvalConfig:
     measures and records in `eval.json` (docs/search.md). The agents' own `temperature` and
     `max_new_tokens` and the sandbox's timeouts complete it."""
 
-    problems: str = _f("bundled:basic-test", "Evaluation problems: a set name or a JSONL file.")
-    limit: int | None = _f(30, "Evaluate on the first K problems only (null: all).")
+    problems: str = _f(
+        "bundled:core?split=iid,test",
+        "Evaluation problems: a set name or a JSONL file. Default: both held-out splits of "
+        "bundled:core (new instances of train families, new families).",
+    )
+    limit: int | None = _f(100, "Evaluate on the first K problems only (null: all).")
     samples: int = _f(
-        1,
+        4,
         "Fresh attempts per problem, each the first node of a tree with its own seed: n samples "
         "give the unbiased pass@k for k <= n.",
     )
     trees: int | None = _f(
-        None,
+        1,
         "How many of a problem's `samples` grow into a full search of `budget` nodes (the "
         "others stop at their first node); Pass@1(MCTS) and Pass@N are averaged over these. "
         "null: all of them. Fewer trees than samples buys a precise pass@1 and a real tree "
@@ -353,9 +357,10 @@ class EvalConfig:
         0, "Evaluate every K training steps (0 = only at the end); always before step 1."
     )
     each_agent: bool = _f(
-        True,
+        False,
         "With several agents, also evaluate each agent alone (`mars2 eval`; in training at the "
-        "first and the last evaluation).",
+        "first and the last evaluation). Off by default: each agent alone costs one more "
+        "evaluation (`mars2 eval RUN --agents NAME` does one afterwards).",
     )
     bootstrap: int = _f(2000, "Bootstrap resamples for the 95% intervals (seeded).")
     cache: bool = _f(
@@ -386,12 +391,16 @@ class TrainConfig:
     mode: Literal["grpo", "mcts"] = _f(
         "mcts", "`grpo`: n independent samples per problem; `mcts`: grow search trees."
     )
-    steps: int = _f(16, "Training steps (one rollout + one update per agent each).")
-    problems_per_step: int = _f(4, "Problems sampled per step (one tree or group each).")
+    steps: int = _f(8, "Training steps (one rollout + one update per agent each).")
+    problems_per_step: int = _f(16, "Problems sampled per step (one tree or group each).")
     samples_per_problem: int = _f(
         8, "Mode `grpo`: group size n. Mode `mcts` uses `search.budget` nodes per tree."
     )
-    lr: float = _f(1e-5, "Peak learning rate.")
+    lr: float = _f(
+        1e-4,
+        "Peak learning rate (the default suits the default LoRA agents; full fine-tuning of "
+        "the bundled model wants ~1e-5: 5e-5 collapsed it within 10 steps).",
+    )
     schedule: Literal["constant", "cosine", "linear"] = _f("constant", "LR schedule after warmup.")
     warmup_steps: int = _f(0, "Optimizer steps of linear warmup.")
     weight_decay: float = _f(0.0, "AdamW weight decay.")
@@ -409,7 +418,7 @@ class TrainConfig:
         "weights count together: their union needs this many per agent.",
     )
     max_rollout_rounds: int = _f(
-        3, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."
+        2, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."
     )
     checkpoint_every: int = _f(4, "Checkpoint every K steps (0 = only at the end).")
     keep_checkpoints: int = _f(
@@ -498,9 +507,19 @@ class Config:
 
     seed: int = _f(0, "Seed for search, sampling, data order and initialisation.")
     agents: tuple[AgentConfig, ...] = _f(
-        (AgentConfig(name="coder"), AgentConfig(name="debugger", role="debugger")),
-        "The agents, in order (agent_id = index). Default: two SmolLM2 agents (homogeneous "
-        "MARS²), a coder and a debugger, each trained separately.",
+        (
+            AgentConfig(name="coder", lora_rank=16, max_batch_size=32),
+            AgentConfig(
+                name="debugger",
+                role="debugger",
+                lora_rank=16,
+                max_batch_size=32,
+                share_with="coder",
+            ),
+        ),
+        "The agents, in order (agent_id = index). Default (the main job, docs/training.md): "
+        "two SmolLM2 agents, a coder and a debugger, training one LoRA adapter (rank 16) "
+        "together (`share_with`).",
     )
     search: SearchConfig = _f(SearchConfig(), "Tree search.")
     sandbox: SandboxConfig = _f(SandboxConfig(), "Code execution.")
@@ -581,11 +600,15 @@ def _check_sharing(config: Config) -> None:
                     where,
                     agent.share_with,
                     f"agents on one set of weights need the same {key}: "
-                    f"{getattr(agent, key)!r} here, {getattr(owner, key)!r} there",
+                    f"{getattr(agent, key)!r} here, {getattr(owner, key)!r} there (set "
+                    f"agents.{i}.{key} too, or agents.{i}.share_with=null for weights of its own)",
                 )
         if config.dist.backend == "ray":
             raise ConfigError(
-                where, agent.share_with, "not supported with dist.backend=ray yet; use local"
+                where,
+                agent.share_with,
+                "not supported with dist.backend=ray yet; use dist.backend=local, or "
+                f"agents.{i}.share_with=null for weights of its own",
             )
 
 

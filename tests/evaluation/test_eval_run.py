@@ -15,7 +15,7 @@ from mars2.sandbox import Sandbox
 
 # The lead's default (one expansion in flight per tree); set here so the test does not depend
 # on the order in which the two changes land.
-DEFAULT = ["search.parallel_expansions=1", "eval.cache=false"]
+DEFAULT = ["search.parallel_expansions=1", "eval.cache=false", "eval.samples=1"]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def evaluate(sandbox, *overrides: str):  # type: ignore[no-untyped-def]
 
 
 def test_default_evaluation_refines_failed_first_attempts(sandbox) -> None:  # type: ignore[no-untyped-def]
-    evaluation = evaluate(sandbox, "eval.samples=8")
+    evaluation = evaluate(sandbox, "eval.samples=8", "eval.trees=8")
     rec = evaluation.record
     assert rec["protocol"]["search"]["algo"] == "abmcts"
     assert rec["protocol"]["search"]["budget"] >= 4

@@ -77,8 +77,10 @@ def search(
     models: dict[int, tuple[Any, Any]] | None = None,
     on_tree: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
-    """Grow one search tree per problem (`search.algo`, `search.budget`) with the agents and
-    return the metrics.json summary: `pass@1`, `pass@1_mcts`, `pass@n` with `_lo`/`_hi` 95%
+    """Search every problem with the agents and return the metrics.json summary: the
+    evaluation protocol's `eval.samples` fresh attempts per problem, `eval.trees` of them grown
+    into a search of `search.algo` with `search.budget` nodes (`eval.samples=1`: one tree per
+    problem). The summary has `pass@1`, `pass@1_mcts`, `pass@n` with `_lo`/`_hi` 95%
     interval ends, tree shape, per-agent figures, tokens/s. Arguments override `config` (default:
     the default config); `out` also writes eval.json, metrics.json and trees/search.jsonl there.
     `models` gives (model, tokenizer) for agents whose weights come from elsewhere."""

@@ -74,6 +74,7 @@ def test_mixed_team_searches_and_trains_one_step(
         "search", "--problems", "bundled:basic-test", "--agents", "tiny-random,tiny-random-base",
         "--algo", "abmcts", "--budget", "2", "--limit", "1", "--out", str(tmp_path / "search"),
         "agents.0.max_new_tokens=16", "agents.1.max_new_tokens=16", "sandbox.timeout_s=2",
+        "eval.samples=1",
     ]  # fmt: skip
     assert main(search) == 0
     metrics = json.loads((tmp_path / "search" / "metrics.json").read_text())

@@ -13,7 +13,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = str(ROOT / "configs" / "smoke.yaml")
-SETTINGS = ["eval.limit=2", "search.parallel_expansions=1", "output.tensorboard=false"]
+SETTINGS = [
+    "eval.limit=2",
+    "eval.each_agent=true",
+    "search.parallel_expansions=1",
+    "output.tensorboard=false",
+]
 
 
 def mars2(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:

@@ -17,7 +17,7 @@ config:
   agents:
     - {name: coder, model: tiny-random, role: coder, max_new_tokens: 32}
   data: {limit: 4}
-set: [train.steps=2, eval.limit=3, train.min_samples_per_agent=0]
+set: [train.steps=2, train.problems_per_step=4, eval.limit=3, eval.samples=1, train.min_samples_per_agent=0]
 seeds: [0, 1]
 reference: grpo
 arms:

@@ -15,6 +15,7 @@ def test_search_writes_metrics_and_trees(tmp_path: Path) -> None:
         "--problems", "bundled:basic-test", "--agents", "tiny-random,tiny-random",
         "--algo", "abmcts", "--budget", "3", "--limit", "2", "--out", str(out),
         "agents.0.max_new_tokens=24", "agents.1.max_new_tokens=24", "sandbox.timeout_s=2",
+        "eval.samples=1",  # one tree per problem
     ]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

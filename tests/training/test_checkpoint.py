@@ -151,6 +151,7 @@ def test_search_accepts_an_exported_folder(run: Trainer, tmp_path: Path) -> None
     search_dir = tmp_path / "search"
     argv = ["search", "--agents", str(out), "--problems", "bundled:basic-test", "--limit", "1"]
     argv += ["--budget", "1", "--out", str(search_dir), "agents.0.max_new_tokens=8"]
+    argv += ["eval.samples=1"]
     assert main(argv) == 0
     metrics = json.loads((search_dir / "metrics.json").read_text())
     assert metrics["nodes"] == 1

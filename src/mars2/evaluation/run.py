@@ -18,7 +18,7 @@ from mars2 import __version__
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
 from mars2.evaluation.checksum import policy_checksum
-from mars2.evaluation.outcomes import merge_outcomes, problem_outcomes
+from mars2.evaluation.outcomes import merge_outcomes, tree_outcome
 from mars2.evaluation.protocol import (
     cache_key,
     eval_search,
@@ -119,10 +119,10 @@ class Evaluator:
             ),
         )
         all_fresh = self.search.algo == "sampling"
-        outcomes = problem_outcomes(
-            [r.records for r in results], all_fresh=all_fresh
-        ) + problem_outcomes([r.records for r in single], all_fresh=True, searched=False)
-        outcomes = merge_outcomes(outcomes)
+        outcomes = merge_outcomes(
+            [tree_outcome(r.records, all_fresh) for r in results]
+            + [tree_outcome(r.records, all_fresh=True, searched=False) for r in single]
+        )
         built = record.build(
             label=label,
             proto=self.protocol,

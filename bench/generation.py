@@ -1,12 +1,14 @@
 """Generation throughput of the hf backend vs raw batched `model.generate`, same model, same run.
 
     PYTHONPATH=src python bench/generation.py [--model smollm2-135m] [--quick] [--json]
-        [--engines auto,model,bfloat16,int8] [--batch-sizes 1,16] [--tokens 128] [--repeats 3]
+        [--engines auto,model,bfloat16,model/transformers,int8] [--batch-sizes 1,16]
+        [--tokens 128] [--repeats 3]
 
 For each batch size, B chat prompts go through `HFPolicy.generate` (concurrent calls coalesced
-into one batch by the queue) once per engine (`AgentConfig.rollout_dtype`: the model's own fp32
-weights, a bfloat16 copy, an int8 dynamic-quantized copy; `auto` is the default the main job
-uses) and through fp32 `model.generate(do_sample=True)` on the same left-padded prompts, with the
+into one batch by the queue) once per engine, named `rollout_dtype[/decoder]`
+(`AgentConfig.rollout_dtype`: the model's own fp32 weights, a bfloat16 copy, an int8
+dynamic-quantized copy; `AgentConfig.decoder`: `auto` unless named, i.e. the lean `llama`
+decoder where the model allows it; `auto` alone is the default the main job uses) and through fp32 `model.generate(do_sample=True)` on the same left-padded prompts, with the
 same temperature and top-p, interleaved so that load changes hit all alike. Tokens counted:
 generated tokens up to and including EOS. `--quick`: batch 16, 128 new tokens, one repeat.
 Each run is timed in wall seconds and in CPU seconds of this process (all its threads): on a
@@ -61,6 +63,13 @@ def messages(i: int) -> list[dict[str, str]]:
             "content": PROBLEMS[i % len(PROBLEMS)] + " Answer in one ```python block.",
         },
     ]
+
+
+def engine_agent(agent: AgentConfig, engine: str) -> AgentConfig:
+    """`agent` with the engine `rollout_dtype[/decoder]` (int8 alone: transformers decoder)."""
+    dtype, _, decoder = engine.partition("/")
+    decoder = decoder or ("transformers" if dtype == "int8" else "auto")
+    return dataclasses.replace(agent, rollout_dtype=dtype, decoder=decoder)
 
 
 def run_ours(policy: HFPolicy, batch: int) -> tuple[int, float, float, list[Completion]]:
@@ -139,7 +148,11 @@ def main() -> None:
     parser.add_argument("--model", default="smollm2-135m")
     parser.add_argument("--quick", action="store_true", help="batch 16, one repeat")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--engines", default="auto,model,bfloat16,int8", help="rollout_dtype list")
+    parser.add_argument(
+        "--engines",
+        default="auto,model,bfloat16,model/transformers,bfloat16/transformers,int8",
+        help="rollout_dtype[/decoder] list",
+    )
     parser.add_argument("--batch-sizes", default="1,16")
     parser.add_argument("--tokens", type=int, default=128, help="max new tokens per request")
     parser.add_argument("--repeats", type=int, default=3)
@@ -159,9 +172,7 @@ def main() -> None:
         stop_at_fence=False,
     )
     model, tokenizer = load_model(args.model, device="cpu")
-    policies = {
-        e: HFPolicy(dataclasses.replace(agent, rollout_dtype=e), model, tokenizer) for e in engines
-    }
+    policies = {e: HFPolicy(engine_agent(agent, e), model, tokenizer) for e in engines}
     for policy in policies.values():  # warm up
         run_ours(policy, 1)
     run_raw(model, tokenizer, agent, 1)
@@ -196,7 +207,8 @@ def main() -> None:
                 {
                     "model": args.model,
                     "threads": torch.get_num_threads(),
-                    "default_engine": policies[default]._rollout_dtype,
+                    "default_engine": f"{policies[default]._rollout_dtype}/"
+                    f"{policies[default]._decoder_kind}",
                     "speedup_vs_generate": ratio[default][max(batches)],
                     "speedup_vs_generate_cpu_time": cpu_ratio[default][max(batches)],
                     "tokens_per_s": tps,

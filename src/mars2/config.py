@@ -102,7 +102,15 @@ class AgentConfig:
         "(rollout log-probs equal the learner's); `bfloat16`: a bfloat16 copy; `int8`: a copy "
         "with int8 dynamic-quantized Linear layers (CPU only). A copy is refreshed at every "
         "weight sync; the learner's log-probs stay exact and TIS corrects the mismatch. `auto`: "
-        "`model` for now (docs/performance.md has the measurements).",
+        "`bfloat16` with the `llama` decoder on a CPU with native bfloat16 (AVX512-BF16 or AMX; "
+        "2.2x `generate` there, docs/performance.md), else `model`.",
+    )
+    decoder: Literal["auto", "llama", "transformers"] = _f(
+        "auto",
+        "Backend `hf`: the forward pass the engine decodes with. `llama`: mars2's lean decoder "
+        "for Llama-architecture models (SmolLM2; fused projections, a preallocated KV cache, "
+        "the same logits to float32 rounding); `transformers`: the model's own forward (any "
+        "model, and `rollout_dtype: int8`). `auto`: `llama` where the model supports it.",
     )
     vllm_gpu_memory: float = _f(
         0.45,
@@ -125,6 +133,12 @@ class AgentConfig:
             "rollout_dtype",
             self.rollout_dtype,
             "`int8` is CPU only: use `model` or `bfloat16` on a GPU",
+        )
+        _check(
+            not (self.rollout_dtype == "int8" and self.decoder == "llama"),
+            "decoder",
+            self.decoder,
+            "the `llama` decoder has no int8 weights: use `transformers` with rollout_dtype int8",
         )
         if self.backend == "openai":
             _check(self.base_url is not None, "base_url", None, "required for backend 'openai'")

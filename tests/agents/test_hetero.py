@@ -51,7 +51,7 @@ def test_each_agent_samples_and_scores_under_its_own_tokenizer(
     tiny: tuple[Any, Any], base: tuple[Any, Any]
 ) -> None:
     for model, tokenizer in (tiny, base):
-        agent = AgentConfig(model="tiny", max_new_tokens=12, temperature=0.9)
+        agent = AgentConfig(model="tiny", max_new_tokens=12, temperature=0.9, rollout_dtype="model")
         policy = HFPolicy(agent, model, tokenizer)
         out = asyncio.run(policy.generate(MESSAGES, seed=3))
         policy.close()

@@ -1,10 +1,12 @@
 """The hf backend on tiny-random: batching, exact log-probs, seeding, EOS, lengths, weight sync,
-and the bfloat16 / int8 rollout copies."""
+and the bfloat16 / int8 rollout copies; every test runs with both decoders (`llama`, the lean
+one, and `transformers`)."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import sys
 from typing import Any
 
 import pytest
@@ -24,6 +26,14 @@ AGENT = AgentConfig(
     temperature=0.7,
     rollout_dtype="model",
 )
+
+
+@pytest.fixture(params=["llama", "transformers"], autouse=True)
+def decoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test with `AGENT.decoder` set to each decoder."""
+    agent = dataclasses.replace(AGENT, decoder=request.param)
+    monkeypatch.setattr(sys.modules[__name__], "AGENT", agent)
+    return str(request.param)
 
 
 def chat(i: int) -> list[dict[str, str]]:
@@ -158,7 +168,8 @@ def test_stops_on_eos(tiny: tuple[Any, Any]) -> None:
     original = model.lm_head
     model.lm_head = biased
     try:
-        policy = HFPolicy(dataclasses.replace(AGENT, max_new_tokens=30), model, tokenizer)
+        agent = dataclasses.replace(AGENT, max_new_tokens=30, decoder="auto")  # a biased head
+        policy = HFPolicy(agent, model, tokenizer)
         outs = run_many(policy, 8)
     finally:
         model.lm_head = original
@@ -231,6 +242,13 @@ def test_close_stops_the_engine_thread(tiny: tuple[Any, Any]) -> None:
     assert not thread.is_alive()
 
 
+def with_copy(dtype: str) -> AgentConfig:
+    """AGENT generating with a `dtype` copy (on the transformers decoder for int8, which the
+    llama decoder has not)."""
+    decoder = "transformers" if dtype == "int8" else AGENT.decoder
+    return dataclasses.replace(AGENT, rollout_dtype=dtype, decoder=decoder)
+
+
 def learner_gap(model: Any, outs: list[Completion]) -> float:
     """Mean |rollout log-prob - fp32 learner log-prob| over the response tokens of `outs`."""
     gaps = []
@@ -249,7 +267,7 @@ def test_fast_copies_give_valid_completions_close_to_the_learner(
     tiny: tuple[Any, Any], dtype: str, tolerance: float
 ) -> None:
     model, tokenizer = tiny
-    policy = HFPolicy(dataclasses.replace(AGENT, rollout_dtype=dtype), model, tokenizer)
+    policy = HFPolicy(with_copy(dtype), model, tokenizer)
     assert policy._rollout is not model and next(model.parameters()).dtype == torch.float32
     outs = run_many(policy, 4, [1, 2, 3, 4])
     again = run_many(policy, 4, [1, 2, 3, 4])
@@ -267,7 +285,7 @@ def test_weight_sync_refreshes_the_copy(tiny: tuple[Any, Any], dtype: str) -> No
     """A learner trains the shared model in place (or a checkpoint is restored into it): the copy
     follows at sync_weights, and at the next rollout even without one."""
     model, tokenizer = tiny
-    policy = HFPolicy(dataclasses.replace(AGENT, rollout_dtype=dtype), model, tokenizer)
+    policy = HFPolicy(with_copy(dtype), model, tokenizer)
     tolerance = 0.05 if dtype == "bfloat16" else 0.3
     before = run_many(policy, 2, [11, 12])
     saved = {k: v.clone() for k, v in model.state_dict().items()}
@@ -323,7 +341,12 @@ def test_stops_when_the_code_block_closes(tiny: tuple[Any, Any], stop_at_fence: 
         biased.bias[pieces] = 6.0  # fences come often, a few tokens apart
     original = model.lm_head
     model.lm_head = biased
-    agent = dataclasses.replace(AGENT, max_new_tokens=40, stop_at_fence=stop_at_fence)
+    agent = dataclasses.replace(
+        AGENT,
+        max_new_tokens=40,
+        stop_at_fence=stop_at_fence,
+        decoder="auto",  # a biased head
+    )
     try:
         policy = HFPolicy(agent, model, tokenizer)
         outs = run_many(policy, 6)

@@ -1,12 +1,12 @@
 """Batched sampling over a transformers causal LM with a KV cache, rows joining and leaving.
 
-`Decoder` holds the rows being generated together: their left-padded KV cache, attention mask,
-positions, next-token logits and per-row seeded generators. `admit` prefills new requests and
-merges them into the running batch (continuous batching); `step` samples one token for every
-row, retires the rows that hit EOS, their token limit or (with `piece`) the end of their code
-block, and runs one forward pass for the rest.
-Left padding that no row needs any more is cropped, so the cache stays as short as its longest
-live row. Every log-prob is under softmax(logits / temperature) before top-p truncation.
+`Decoder` holds the rows being generated together: their next-token logits, per-row seeded
+generators and what they sampled; a batch object holds their KV cache and runs the model
+(`HFBatch` here for any transformers model, `mars2.agents.llama.LlamaBatch` for Llama models).
+`admit` prefills new requests and merges them into the running batch (continuous batching);
+`step` samples one token for every row, retires the rows that hit EOS, their token limit or
+(with `piece`) the end of their code block, and runs one forward pass for the rest.
+Every log-prob is under softmax(logits / temperature) before top-p truncation.
 """
 
 from __future__ import annotations
@@ -49,13 +49,16 @@ def fences_to_close(prompt_text: str) -> int:
 
 
 class Decoder:
-    """The rows decoded together by one model (not thread-safe: one thread drives it)."""
+    """The rows decoded together by one model (not thread-safe: one thread drives it).
+
+    `batch` holds the rows' KV cache and runs the model: `HFBatch` (any transformers causal
+    LM) or `mars2.agents.llama.LlamaBatch` (the fast path for Llama models). Row i of the
+    decoder is row i of the batch."""
 
     def __init__(
         self,
-        model: Any,
+        batch: Any,
         *,
-        pad_id: int,
         eos_ids: list[int],
         temperature: float,
         top_p: float,
@@ -64,48 +67,25 @@ class Decoder:
     ) -> None:
         """`piece` (a token id -> its text): stop a row as soon as its first code block closes
         (what comes after it is never used); None: only EOS and `max_new_tokens` stop a row."""
-        self.model = model
+        self.batch = batch
         self.piece = piece
-        self.pad_id = pad_id
         self.temperature = temperature
         self.top_p = top_p
         self.max_new_tokens = max_new_tokens
-        self.device = next(model.parameters()).device
-        self.eos = torch.tensor(eos_ids, device=self.device)
+        self.eos = torch.tensor(eos_ids, device=batch.device)
         self.rows: list[Row] = []
-        self.cache: Any = None
-        self.mask = torch.zeros((0, 0), dtype=torch.long, device=self.device)  # [B, T]
-        self.next_pos = torch.zeros((0, 1), dtype=torch.long, device=self.device)  # [B, 1]
         self.logits: torch.Tensor | None = None  # [B, V] for each row's next token
 
     @property
     def can_merge(self) -> bool:
-        """Whether new rows can join a running batch (plain dynamic KV layers only)."""
-        if self.cache is None:
-            return True
-        layers = getattr(self.cache, "layers", None)
-        return layers is not None and all(type(x).__name__ == "DynamicLayer" for x in layers)
+        """Whether new rows can join the running batch."""
+        return not self.rows or bool(self.batch.can_merge)
 
     @torch.no_grad()
     def admit(self, key_prompt_seed: list[tuple[Any, list[int], int]]) -> None:
         """Prefill new requests (key, prompt ids, seed) and add them to the batch."""
-        prompts = [p for _, p, _ in key_prompt_seed]
-        width = max(len(p) for p in prompts)
-        ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(prompts), width), dtype=torch.long)
-        for i, p in enumerate(prompts):  # left padding
-            ids[i, width - len(p) :] = torch.tensor(p)
-            mask[i, width - len(p) :] = 1
-        ids, mask = ids.to(self.device), mask.to(self.device)
-        positions = (mask.cumsum(-1) - 1).clamp(min=0)
-        out = self.model(
-            input_ids=ids,
-            attention_mask=mask,
-            position_ids=positions,
-            use_cache=True,
-            logits_to_keep=1,
-        )
-        logits = out.logits[:, -1].float()
+        assert self.can_merge
+        logits = self.batch.prefill([p for _, p, _ in key_prompt_seed])
         rows = [
             Row(key, prompt, torch.Generator().manual_seed(seed))
             for key, prompt, seed in key_prompt_seed
@@ -113,15 +93,7 @@ class Decoder:
         if self.piece is not None:
             for row in rows:
                 row.fences_left = fences_to_close("".join(map(self.piece, row.prompt_ids)))
-        if not self.rows:
-            self.cache, self.mask, self.logits = _cache_of(out), mask, logits
-            self.next_pos, self.rows = positions[:, -1:] + 1, rows
-            return
-        assert self.logits is not None and self.can_merge
-        _merge_caches(self.cache, _cache_of(out), self.mask.shape[1], width)
-        self.mask = _cat_left_padded(self.mask, mask)
-        self.next_pos = torch.cat([self.next_pos, positions[:, -1:] + 1])
-        self.logits = torch.cat([self.logits, logits])
+        self.logits = logits if self.logits is None else torch.cat([self.logits, logits])
         self.rows.extend(rows)
 
     @torch.no_grad()
@@ -147,15 +119,77 @@ class Decoder:
             else:
                 keep.append(i)
         if not keep:
-            self._reset()
+            self.rows, self.logits = [], None
+            self.batch.reset()
             return done
         if done:
-            index = torch.tensor(keep, device=self.device)
-            self.cache.batch_select_indices(index)
-            tokens, self.mask, self.next_pos = tokens[index], self.mask[index], self.next_pos[index]
+            self.batch.keep(keep)
+            tokens = tokens[torch.tensor(keep, device=tokens.device)]
             self.rows = [self.rows[i] for i in keep]
-            self._crop_left()
-        self.mask = torch.cat([self.mask, self.mask.new_ones((len(self.rows), 1))], dim=-1)
+        self.logits = self.batch.step(tokens)
+        return done
+
+
+class HFBatch:
+    """The rows of a transformers causal LM: a left-padded KV cache, attention mask and
+    positions. New rows are prefilled and merged in (plain dynamic cache layers only); left
+    padding no row needs any more is cropped, so the cache stays as short as its longest row."""
+
+    def __init__(self, model: Any, pad_id: int) -> None:
+        self.model = model
+        self.pad_id = pad_id
+        self.device = next(model.parameters()).device
+        self.cache: Any = None
+        self.mask = torch.zeros((0, 0), dtype=torch.long, device=self.device)  # [B, T]
+        self.next_pos = torch.zeros((0, 1), dtype=torch.long, device=self.device)  # [B, 1]
+
+    @property
+    def can_merge(self) -> bool:
+        if self.cache is None:
+            return True
+        layers = getattr(self.cache, "layers", None)
+        return layers is not None and all(type(x).__name__ == "DynamicLayer" for x in layers)
+
+    def prefill(self, prompts: list[list[int]]) -> torch.Tensor:
+        """Add rows for `prompts`; return their next-token logits [n, V] (float32)."""
+        width = max(len(p) for p in prompts)
+        ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for i, p in enumerate(prompts):  # left padding
+            ids[i, width - len(p) :] = torch.tensor(p)
+            mask[i, width - len(p) :] = 1
+        ids, mask = ids.to(self.device), mask.to(self.device)
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        out = self.model(
+            input_ids=ids,
+            attention_mask=mask,
+            position_ids=positions,
+            use_cache=True,
+            logits_to_keep=1,
+        )
+        if self.cache is None:
+            self.cache, self.mask, self.next_pos = _cache_of(out), mask, positions[:, -1:] + 1
+        else:
+            _merge_caches(self.cache, _cache_of(out), self.mask.shape[1], width)
+            self.mask = _cat_left_padded(self.mask, mask)
+            self.next_pos = torch.cat([self.next_pos, positions[:, -1:] + 1])
+        return out.logits[:, -1].float()  # type: ignore[no-any-return]
+
+    def keep(self, index: list[int]) -> None:
+        """Retain rows `index` (ascending) as rows 0..len(index)-1."""
+        rows = torch.tensor(index, device=self.device)
+        self.cache.batch_select_indices(rows)
+        self.mask, self.next_pos = self.mask[rows], self.next_pos[rows]
+        start = int(self.mask.any(0).long().argmax())  # leading columns padding for every row
+        if start > 0 and self.can_merge:
+            for layer in self.cache.layers:
+                layer.keys = layer.keys[:, :, start:]
+                layer.values = layer.values[:, :, start:]
+            self.mask = self.mask[:, start:]
+
+    def step(self, tokens: torch.Tensor) -> torch.Tensor:
+        """Append one token to every row; return the next-token logits [B, V] (float32)."""
+        self.mask = torch.cat([self.mask, self.mask.new_ones((self.mask.shape[0], 1))], dim=-1)
         out = self.model(
             input_ids=tokens.unsqueeze(-1),
             attention_mask=self.mask,
@@ -163,21 +197,12 @@ class Decoder:
             use_cache=True,
             **{_cache_kwarg(self.model): self.cache},
         )
-        self.cache, self.logits = _cache_of(out), out.logits[:, -1].float()
+        self.cache = _cache_of(out)
         self.next_pos = self.next_pos + 1
-        return done
+        return out.logits[:, -1].float()  # type: ignore[no-any-return]
 
-    def _crop_left(self) -> None:
-        """Drop leading columns that are padding for every remaining row."""
-        start = int(self.mask.any(0).long().argmax())
-        if start > 0 and self.can_merge:
-            for layer in self.cache.layers:
-                layer.keys = layer.keys[:, :, start:]
-                layer.values = layer.values[:, :, start:]
-            self.mask = self.mask[:, start:]
-
-    def _reset(self) -> None:
-        self.rows, self.cache, self.logits = [], None, None
+    def reset(self) -> None:
+        self.cache = None
         self.mask = self.mask[:0, :0]
         self.next_pos = self.next_pos[:0]
 

@@ -24,8 +24,9 @@ from typing import Any
 
 import torch
 
-from mars2.agents.decode import Decoder, Row
+from mars2.agents.decode import Decoder, HFBatch, Row
 from mars2.agents.engine import ChatEngine, Pending
+from mars2.agents.llama import LlamaBatch, LlamaWeights, unsupported
 from mars2.config import AgentConfig
 from mars2.types import Completion
 
@@ -42,18 +43,19 @@ class HFPolicy(ChatEngine):
         self._lock = threading.Lock()  # the model: decode steps vs sync_weights
         eos = _eos_ids(model, tokenizer)
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos[0]
+        self._pad_id = pad
         self._decoder_args: dict[str, Any] = {
-            "pad_id": pad,
             "eos_ids": eos,
             "temperature": agent.temperature,
             "top_p": agent.top_p,
             "max_new_tokens": agent.max_new_tokens,
             "piece": _piece_of(tokenizer) if agent.stop_at_fence else None,
         }
-        self._rollout_dtype = resolve_rollout_dtype(agent.rollout_dtype, model)
-        self._rollout = rollout_model(model, self._rollout_dtype)
+        self._decoder_kind = resolve_decoder(agent.decoder, agent.rollout_dtype, model)
+        self._rollout_dtype = resolve_rollout_dtype(agent.rollout_dtype, model, self._decoder_kind)
+        self._rollout = rollout_model(model, self._rollout_dtype, self._decoder_kind)
         self._copied_version = _weights_version(model)
-        self._decoder = Decoder(self._rollout, **self._decoder_args)
+        self._decoder = self._new_decoder()
         self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
 
     def generate_ids(self, prompts: list[list[int]], seeds: list[int]) -> list[Completion]:
@@ -61,7 +63,7 @@ class HFPolicy(ChatEngine):
         finished: dict[int, Row] = {}
         with self._model_turn():
             self._refresh_copy()
-            decoder = Decoder(self._rollout, **self._decoder_args)
+            decoder = self._new_decoder()
             decoder.admit([(i, p, s) for i, (p, s) in enumerate(zip(prompts, seeds, strict=True))])
         while decoder.rows:
             with self._model_turn():
@@ -92,13 +94,13 @@ class HFPolicy(ChatEngine):
         checkpoint restored, a learner step without sync); only between rollouts. Call with
         the lock held."""
         if self._rollout is self.model or self._decoder.rows:
-            return
+            return  # the model itself is always current; a copy changes between rollouts
         version = _weights_version(self.model)
         if force or version != self._copied_version:
             self._rollout = None  # free the old copy before building the new one
-            self._rollout = rollout_model(self.model, self._rollout_dtype)
+            self._rollout = rollout_model(self.model, self._rollout_dtype, self._decoder_kind)
             self._copied_version = version
-            self._decoder = Decoder(self._rollout, **self._decoder_args)
+            self._decoder = self._new_decoder()
 
     def close(self) -> None:
         self.close_engine()
@@ -137,8 +139,15 @@ class HFPolicy(ChatEngine):
 
     def _abort(self) -> list[Pending]:
         pending = [row.key for row in self._decoder.rows]
-        self._decoder = Decoder(self._rollout, **self._decoder_args)
+        self._decoder = self._new_decoder()
         return pending
+
+    def _new_decoder(self) -> Decoder:
+        if isinstance(self._rollout, LlamaWeights):
+            batch: Any = LlamaBatch(self._rollout)
+        else:
+            batch = HFBatch(self._rollout, self._pad_id)
+        return Decoder(batch, **self._decoder_args)
 
     def _completion(self, row: Row) -> Completion:
         self._counters["tokens_generated"] += len(row.ids)
@@ -163,11 +172,15 @@ def _piece_of(tokenizer: Any) -> Any:
     return piece
 
 
-def resolve_rollout_dtype(setting: str, model: Any) -> str:
-    """`AgentConfig.rollout_dtype` with `auto` resolved for `model`'s device and dtype."""
+def resolve_rollout_dtype(setting: str, model: Any, decoder: str = "transformers") -> str:
+    """`AgentConfig.rollout_dtype` with `auto` resolved for `model`'s device and dtype and the
+    decoder: a bfloat16 copy for the `llama` decoder on a CPU with native bfloat16 matrix
+    multiplies (AVX512-BF16 or AMX: 2.2-2.4x `generate` there, docs/performance.md), else the
+    model's own weights."""
     param = next(model.parameters())
-    if setting == "auto":  # bfloat16 on CPU: a faster forward, no end-to-end gain shown yet
-        setting = "model"
+    if setting == "auto":
+        fast = decoder == "llama" and param.device.type == "cpu" and cpu_has_bfloat16()
+        setting = "bfloat16" if fast and param.dtype == torch.float32 else "model"
     if setting == "bfloat16" and param.dtype == torch.bfloat16:
         return "model"  # already bfloat16: a copy would change nothing
     if setting == "int8" and param.device.type != "cpu":
@@ -175,9 +188,29 @@ def resolve_rollout_dtype(setting: str, model: Any) -> str:
     return setting
 
 
-def rollout_model(model: Any, dtype: str) -> Any:
-    """The weights the engine generates with: `model` itself, or a frozen copy of it (LoRA
-    adapters merged) in bfloat16 or with int8 dynamic-quantized Linear layers."""
+def cpu_has_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 matrices natively (AVX512-BF16 or AMX tiles)."""
+    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+    return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
+
+
+def resolve_decoder(setting: str, rollout_dtype: str, model: Any) -> str:
+    """`AgentConfig.decoder` with `auto` resolved: `llama` where LlamaBatch runs the model (and
+    the rollout copy is not int8)."""
+    why = unsupported(model)
+    if setting == "llama" and why is not None:
+        raise ValueError(f"decoder 'llama' cannot run this model: {why}; use 'transformers'")
+    if setting == "auto":
+        return "llama" if why is None and rollout_dtype != "int8" else "transformers"
+    return setting
+
+
+def rollout_model(model: Any, dtype: str, decoder: str = "transformers") -> Any:
+    """The weights the engine generates with: `model` itself, a frozen copy of it (LoRA
+    adapters merged) in bfloat16 or with int8 dynamic-quantized Linear layers, or, for the
+    `llama` decoder, a LlamaWeights snapshot in the model's dtype or bfloat16."""
+    if decoder == "llama":
+        return LlamaWeights(model, torch.bfloat16 if dtype == "bfloat16" else None)
     if dtype == "model":
         return model
     grads = {id(p.grad): None for p in model.parameters() if p.grad is not None}

@@ -42,7 +42,7 @@ def load_policies(
         if i in models:
             key = ("object", id(models[i][0]))
         sampling = (agent.temperature, agent.top_p, agent.max_new_tokens, agent.max_batch_size)
-        engine_key = (*key, *sampling, agent.rollout_dtype)  # an engine has one rollout copy
+        engine_key = (*key, *sampling, agent.rollout_dtype, agent.decoder)  # one rollout copy
         if engine_key in engines:
             policies.append(SharedEngineAgent(agent, engines[engine_key], seed=seed + i))
             continue

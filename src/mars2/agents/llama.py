@@ -1,0 +1,268 @@
+"""A lean decoder for Llama-architecture models (SmolLM2): the engine's fast path.
+
+transformers' forward pass is general: per step it builds attention masks, walks cache objects
+and concatenates every layer's keys and values onto the cache. At batch 16 on a CPU that
+overhead is as large as the matrix multiplies themselves. `LlamaBatch` runs the same
+arithmetic on a frozen snapshot of the weights, with what a rollout needs only:
+
+- q/k/v and gate/up projections fused into one matrix multiply each;
+- a preallocated KV cache, one slot per row: a new token's keys and values are written in
+  place, and rows are not padded: each row's prompt starts at position 0 of its slot;
+- rows that finish leave by moving the last rows into their slots (a copy of the moved rows
+  only); new rows are prefilled together (right-padded, causal) into free slots.
+
+It computes what `LlamaForCausalLM` computes (RMSNorm in float32, rotary embeddings of the
+default type, grouped-query attention, SiLU-gated MLP), to float32 rounding: the tests compare
+its logits with the transformers model's. `unsupported(model)` names what it lacks for other
+models (rope scaling, biases, ...); the engine then uses transformers' forward.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+_MIN_SLOTS_T = 256  # time capacity allocated at first; doubled when a row outgrows it
+
+
+def unsupported(model: Any) -> str | None:
+    """Why `model` cannot run on LlamaBatch (None: it can)."""
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    config = getattr(base, "config", None)
+    if config is None or getattr(config, "model_type", None) != "llama":
+        return f"model type {getattr(config, 'model_type', None)!r} is not 'llama'"
+    rope = getattr(config, "rope_parameters", None) or {}
+    if (getattr(config, "rope_scaling", None) or {}).get("rope_type", "default") != "default":
+        return "rope scaling"
+    if rope.get("rope_type", "default") != "default":
+        return f"rope type {rope.get('rope_type')!r}"
+    if getattr(config, "attention_bias", False) or getattr(config, "mlp_bias", False):
+        return "attention or MLP biases"
+    if getattr(config, "hidden_act", "silu") != "silu":
+        return f"activation {config.hidden_act!r}"
+    for name, module in base.named_modules():
+        if isinstance(module, torch.nn.Linear) and module.bias is not None:
+            return f"{name} has a bias"
+    return None
+
+
+class LlamaWeights:
+    """A frozen snapshot of a Llama model's weights (LoRA adapters merged), in `dtype`, with
+    the q/k/v and gate/up projections of each layer concatenated."""
+
+    @torch.no_grad()
+    def __init__(self, model: Any, dtype: torch.dtype | None = None) -> None:
+        base = model.get_base_model() if hasattr(model, "get_base_model") else model
+        config = base.config
+        self.n_heads = config.num_attention_heads
+        self.n_kv = config.num_key_value_heads
+        self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.n_heads
+        self.eps = float(config.rms_norm_eps)
+        rope = getattr(config, "rope_parameters", None) or {}
+        theta = float(rope.get("rope_theta", getattr(config, "rope_theta", 10000.0)))
+        param = next(base.parameters())
+        self.device: torch.device = param.device
+        self.dtype = dtype or param.dtype
+        merged = _merged_linears(model)
+        decoder = base.model
+        inner = [f"model.layers.{i}." for i in range(len(decoder.layers))]
+        take = self._take
+        self.embed = take(decoder.embed_tokens.weight)
+        self.norm = take(decoder.norm.weight)
+        head = base.get_output_embeddings().weight
+        tied = head is decoder.embed_tokens.weight
+        self.head = self.embed if tied else take(merged.get("lm_head", head))
+        self.layers = []
+        for prefix, layer in zip(inner, decoder.layers, strict=True):
+            attn, mlp = layer.self_attn, layer.mlp
+
+            def w(name: str, module: Any, prefix: str = prefix) -> torch.Tensor:
+                weight: torch.Tensor = merged.get(prefix + name, module.weight)
+                return weight
+
+            qkv = torch.cat(
+                [
+                    w("self_attn.q_proj", attn.q_proj),
+                    w("self_attn.k_proj", attn.k_proj),
+                    w("self_attn.v_proj", attn.v_proj),
+                ]
+            )
+            gate_up = torch.cat([w("mlp.gate_proj", mlp.gate_proj), w("mlp.up_proj", mlp.up_proj)])
+            self.layers.append(
+                (
+                    take(layer.input_layernorm.weight),
+                    take(qkv),
+                    take(w("self_attn.o_proj", attn.o_proj)),
+                    take(layer.post_attention_layernorm.weight),
+                    take(gate_up),
+                    take(w("mlp.down_proj", mlp.down_proj)),
+                )
+            )
+        half = torch.arange(0, self.head_dim, 2, dtype=torch.int64, device=self.device)
+        self.inv_freq = 1.0 / theta ** (half.float() / self.head_dim)  # [D/2], float32
+
+    def _take(self, weight: torch.Tensor) -> torch.Tensor:
+        return weight.detach().to(self.dtype, copy=True).contiguous()
+
+    def rope(self, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """cos and sin [..., D] of `positions` (float32 math, cast like transformers does)."""
+        freqs = positions.float().unsqueeze(-1) * self.inv_freq  # [..., D/2]
+        emb = torch.cat([freqs, freqs], dim=-1)
+        return emb.cos().to(self.dtype), emb.sin().to(self.dtype)
+
+
+def _merged_linears(model: Any) -> dict[str, torch.Tensor]:
+    """For a peft model (or an `AdapterView` of one adapter): each adapted Linear's weight with
+    the adapter(s) the model generates with folded in, keyed by the base model's module name
+    ("model.layers.3.self_attn.q_proj"); {} for a plain model."""
+    if not hasattr(model, "get_base_model"):
+        return {}
+    view = getattr(model, "adapter", None)  # an AdapterView generates with its own adapter
+    merged: dict[str, torch.Tensor] = {}
+    for name, module in model.get_base_model().named_modules():
+        if not (hasattr(module, "get_delta_weight") and hasattr(module, "base_layer")):
+            continue
+        weight = module.base_layer.weight.detach().clone()
+        adapters = [view] if isinstance(view, str) else list(module.active_adapters)
+        for adapter in adapters:
+            if adapter in module.lora_A and adapter not in module.merged_adapters:
+                weight += module.get_delta_weight(adapter).to(weight.dtype)
+        merged[name] = weight
+    return merged
+
+
+def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    h = x.float()
+    h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+    return weight * h.to(x.dtype)
+
+
+def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    half = x.shape[-1] // 2
+    rotated = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+    return x * cos + rotated * sin
+
+
+class LlamaBatch:
+    """The rows of one decoding batch: their KV cache slots and lengths. Row i of every call is
+    slot i; `prefill` appends rows, `keep` retains some (in the given order)."""
+
+    can_merge = True
+
+    def __init__(self, weights: LlamaWeights) -> None:
+        self.w = weights
+        self.k: torch.Tensor | None = None  # [L, slots, n_kv, T, D]
+        self.v: torch.Tensor | None = None
+        self.lens = torch.zeros(0, dtype=torch.long, device=weights.device)  # tokens cached
+
+    @property
+    def size(self) -> int:
+        return int(self.lens.shape[0])
+
+    @property
+    def device(self) -> torch.device:
+        return self.w.device
+
+    def reset(self) -> None:
+        """Drop every row (the cache's memory is kept for the next rows)."""
+        self.lens = self.lens[:0]
+
+    def _reserve(self, rows: int, length: int) -> None:
+        """Make room for `rows` slots of `length` positions, keeping the cached rows."""
+        w = self.w
+        have_rows, have_t = (0, 0) if self.k is None else (self.k.shape[1], self.k.shape[3])
+        if rows <= have_rows and length <= have_t:
+            return
+        new_rows, new_t = max(rows, have_rows), max(length, have_t)
+        if new_t > have_t:
+            new_t = max(new_t, 2 * have_t, _MIN_SLOTS_T)
+        shape = (len(w.layers), new_rows, w.n_kv, new_t, w.head_dim)
+        k = torch.zeros(shape, dtype=w.dtype, device=w.device)
+        v = torch.zeros_like(k)
+        if self.k is not None and self.v is not None and self.size:
+            n, t = self.size, int(self.lens.max())
+            k[:, :n, :, :t] = self.k[:, :n, :, :t]
+            v[:, :n, :, :t] = self.v[:, :n, :, :t]
+        self.k, self.v = k, v
+
+    def prefill(self, prompts: list[list[int]]) -> torch.Tensor:
+        """Add rows for `prompts`; return their next-token logits [n, V] (float32)."""
+        w, start = self.w, self.size
+        n, width = len(prompts), max(len(p) for p in prompts)
+        ids = torch.zeros((n, width), dtype=torch.long)
+        for i, p in enumerate(prompts):  # right padding: positions 0..len-1 are the prompt
+            ids[i, : len(p)] = torch.tensor(p)
+        ids = ids.to(w.device)
+        lens = torch.tensor([len(p) for p in prompts], dtype=torch.long, device=w.device)
+        self._reserve(start + n, width + 1)
+        assert self.k is not None and self.v is not None
+        cos, sin = w.rope(torch.arange(width, device=w.device))  # [S, D]
+        x = w.embed[ids]  # [n, S, H]
+        for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
+            q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [n, h, S, D]
+            self.k[layer, start : start + n, :, :width] = k
+            self.v[layer, start : start + n, :, :width] = v
+            attn = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+            x = x + attn.transpose(1, 2).reshape(n, width, -1) @ o.T
+            x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
+        last = x[torch.arange(n, device=w.device), lens - 1]  # [n, H]
+        self.lens = torch.cat([self.lens, lens])
+        return self._logits(last)
+
+    def step(self, tokens: torch.Tensor) -> torch.Tensor:
+        """Append one token to every row; return the next-token logits [B, V] (float32)."""
+        w, b = self.w, self.size
+        pos = self.lens  # where each row's new token goes
+        self._reserve(b, int(pos.max()) + 1)
+        assert self.k is not None and self.v is not None
+        t = int(pos.max()) + 1
+        rows = torch.arange(b, device=w.device)
+        cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
+        cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]
+        mask = (torch.arange(t, device=w.device) <= pos.unsqueeze(-1))[:, None, None, :]
+        x = w.embed[tokens].unsqueeze(1)  # [B, 1, H]
+        for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
+            q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [B, h, 1, D]
+            keys, values = self.k[layer], self.v[layer]
+            keys[rows, :, pos] = k[:, :, 0]
+            values[rows, :, pos] = v[:, :, 0]
+            attn = F.scaled_dot_product_attention(
+                q, keys[:b, :, :t], values[:b, :, :t], attn_mask=mask, enable_gqa=True
+            )
+            x = x + attn.transpose(1, 2).reshape(b, 1, -1) @ o.T
+            x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
+        self.lens = pos + 1
+        return self._logits(x[:, 0])
+
+    def keep(self, index: list[int]) -> None:
+        """Retain rows `index` (ascending), as rows 0..len(index)-1: only rows that change
+        slot are copied."""
+        assert self.k is not None and self.v is not None
+        moves = [(new, old) for new, old in enumerate(index) if new != old]
+        if moves:
+            new, old = (torch.tensor(x, device=self.w.device) for x in zip(*moves, strict=True))
+            t = int(self.lens[old].max())
+            self.k[:, new, :, :t] = self.k[:, old, :, :t]
+            self.v[:, new, :, :t] = self.v[:, old, :, :t]
+        self.lens = self.lens[torch.tensor(index, dtype=torch.long, device=self.w.device)]
+
+    def _qkv(
+        self, h: torch.Tensor, weight: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        w = self.w
+        b, s, _ = h.shape
+        d, nq, nkv = w.head_dim, w.n_heads, w.n_kv
+        out = (h @ weight.T).view(b, s, nq + 2 * nkv, d).transpose(1, 2)  # [B, heads, S, D]
+        q, k, v = torch.split(out, [nq, nkv, nkv], dim=1)
+        return _rotate(q, cos, sin), _rotate(k, cos, sin), v
+
+    @staticmethod
+    def _mlp(h: torch.Tensor, gate_up: torch.Tensor, down: torch.Tensor) -> torch.Tensor:
+        gate, up = (h @ gate_up.T).chunk(2, dim=-1)
+        return (F.silu(gate) * up) @ down.T
+
+    def _logits(self, hidden: torch.Tensor) -> torch.Tensor:
+        w = self.w
+        return (_rms_norm(hidden, w.norm, w.eps) @ w.head.T).float()

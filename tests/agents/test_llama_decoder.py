@@ -1,0 +1,168 @@
+"""The lean Llama decoder (mars2.agents.llama) against the transformers model it stands for:
+the same logits through prefill, decode steps, rows joining and leaving and cache growth; LoRA
+adapters folded in (one adapter of several included); which models and settings use it."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Any
+
+import pytest
+import torch
+
+from mars2.agents import llama
+from mars2.agents.hf import resolve_decoder, resolve_rollout_dtype
+from mars2.agents.llama import LlamaBatch, LlamaWeights, unsupported
+from mars2.config import AgentConfig
+
+ATOL = 1e-4  # float32 rounding: the two compute the same sums in different orders
+
+
+def reference(model: Any, ids: list[int]) -> torch.Tensor:
+    """transformers' next-token logits after `ids`."""
+    with torch.no_grad():
+        return model(input_ids=torch.tensor([ids])).logits[0, -1].float()  # type: ignore[no-any-return]
+
+
+def prompts(n: int, seed: int = 0) -> list[list[int]]:
+    g = torch.Generator().manual_seed(seed)
+    return [torch.randint(3, 500, (int(k),), generator=g).tolist() for k in [5, 17, 9, 30][:n]]
+
+
+def test_prefill_steps_joins_and_leaves_match_transformers(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(llama, "_MIN_SLOTS_T", 8)  # the cache grows several times below
+    model, _ = tiny
+    batch = LlamaBatch(LlamaWeights(model))
+    seqs = prompts(4)
+    rows = seqs[:2]
+    with torch.no_grad():
+        logits = batch.prefill(rows)
+        for step in range(12):
+            for row, got in zip(rows, logits, strict=True):
+                assert torch.allclose(got, reference(model, row), atol=ATOL), step
+            if step == 3:  # two more rows join, one longer than any cached row
+                logits = torch.cat([logits, batch.prefill(seqs[2:])])
+                rows = rows + seqs[2:]
+                continue
+            if step == 6:  # rows 0 and 2 leave: the last row moves into a freed slot
+                batch.keep([1, 3])
+                rows, logits = [rows[1], rows[3]], logits[[1, 3]]
+            tokens = logits.argmax(-1)
+            rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
+            logits = batch.step(tokens)
+    assert batch.size == 2 and batch.lens.tolist() == [len(r) for r in rows]
+    assert batch.k is not None and batch.k.shape[3] >= max(map(len, rows))
+    batch.reset()
+    assert batch.size == 0
+
+
+def test_a_single_row_of_one_token(tiny: tuple[Any, Any]) -> None:
+    model, _ = tiny
+    batch = LlamaBatch(LlamaWeights(model))
+    with torch.no_grad():
+        got = batch.prefill([[7]])[0]
+        assert torch.allclose(got, reference(model, [7]), atol=ATOL)
+        got = batch.step(torch.tensor([9]))[0]
+    assert torch.allclose(got, reference(model, [7, 9]), atol=ATOL)
+
+
+def lora_model(model: Any, adapters: list[str]) -> Any:
+    """A peft copy of `model` with non-zero LoRA adapters `adapters` (different per adapter)."""
+    import copy
+
+    from mars2.training.learner import make_trainable
+
+    agent = AgentConfig(model="tiny-random", lora_rank=4)
+    peft = None
+    for i, name in enumerate(adapters):
+        peft = make_trainable(copy.deepcopy(model) if peft is None else peft, agent, name)
+        with torch.no_grad():
+            for pname, param in peft.named_parameters():
+                if f"lora_B.{name}." in pname:
+                    param.copy_(
+                        torch.randn(param.shape, generator=torch.Generator().manual_seed(i))
+                    )
+    return peft
+
+
+def test_lora_adapters_are_folded_in(tiny: tuple[Any, Any]) -> None:
+    model, _ = tiny
+    peft = lora_model(model, ["only"])
+    row = prompts(1)[0]
+    want = reference(peft, row)
+    assert not torch.allclose(want, reference(model, row), atol=1e-2)  # the adapter matters
+    with torch.no_grad():
+        got = LlamaBatch(LlamaWeights(peft)).prefill([row])[0]
+    assert torch.allclose(got, want, atol=ATOL)
+
+
+def test_an_adapter_view_generates_with_its_own_adapter(tiny: tuple[Any, Any]) -> None:
+    from mars2.rollout.engines import AdapterView
+
+    model, _ = tiny
+    peft = lora_model(model, ["first", "second"])
+    row = prompts(1)[0]
+    lock = threading.Lock()
+    for name in ("first", "second"):
+        peft.set_adapter(name)
+        want = reference(peft, row)
+        peft.set_adapter("second" if name == "first" else "first")  # the other adapter is active
+        with torch.no_grad():
+            got = LlamaBatch(LlamaWeights(AdapterView(peft, name, lock))).prefill([row])[0]
+        assert torch.allclose(got, want, atol=ATOL), name
+
+
+def test_bfloat16_weights_stay_close(tiny: tuple[Any, Any]) -> None:
+    model, _ = tiny
+    row = prompts(2)[1]
+    weights = LlamaWeights(model, torch.bfloat16)
+    assert weights.layers[0][1].dtype == torch.bfloat16
+    with torch.no_grad():
+        got = torch.log_softmax(LlamaBatch(weights).prefill([row])[0], -1)
+    want = torch.log_softmax(reference(model, row), -1)
+    gap = (got - want).abs().mean()
+    assert 0 < gap < 0.1, gap
+
+
+def test_models_it_cannot_run_are_named(tiny: tuple[Any, Any]) -> None:
+    from mars2.agents.models import load_model
+
+    model, _ = tiny
+    assert unsupported(model) is None
+    gemma, _ = load_model("tiny-random-base", device="cpu")
+    assert "gemma3" in str(unsupported(gemma))
+    original = model.lm_head
+    model.lm_head = torch.nn.Linear(original.in_features, original.out_features, bias=True)
+    try:
+        assert unsupported(model) == "lm_head has a bias"
+    finally:
+        model.lm_head = original
+    assert resolve_decoder("auto", "model", model) == "llama"
+    assert resolve_decoder("auto", "int8", model) == "transformers"
+    assert resolve_decoder("auto", "model", gemma) == "transformers"
+    with pytest.raises(ValueError, match="decoder 'llama' cannot run this model: model type"):
+        resolve_decoder("llama", "model", gemma)
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_auto_rollout_dtype_is_bfloat16_for_the_llama_decoder_on_a_bfloat16_cpu(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch, native: bool
+) -> None:
+    from mars2.agents import hf
+
+    model, _ = tiny
+    monkeypatch.setattr(hf, "cpu_has_bfloat16", lambda: native)
+    assert resolve_rollout_dtype("auto", model, "llama") == ("bfloat16" if native else "model")
+    assert resolve_rollout_dtype("auto", model, "transformers") == "model"
+    assert resolve_rollout_dtype("model", model, "llama") == "model"
+
+
+def test_int8_and_the_llama_decoder_do_not_mix() -> None:
+    from mars2.errors import ConfigError
+
+    agent = AgentConfig(model="tiny-random", rollout_dtype="int8")  # auto: transformers
+    with pytest.raises(ConfigError, match="decoder"):
+        dataclasses.replace(agent, decoder="llama")

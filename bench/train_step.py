@@ -23,7 +23,13 @@ of the contender's process (`time.process_time`, one torch thread by default), w
 on a shared machine disturb far less than wall time; the median wall time is shown beside it.
 On CUDA the time is wall time after synchronising.
 
-    python bench/train_step.py [--quick] [--json] [--steps N]
+    python bench/train_step.py [--quick] [--json] [--steps N] [--contenders mars2,trl,...]
+
+Contenders: `mars2` and `trl` keep every activation for backward; `mars2-ckpt` and `trl-ckpt`
+recompute each decoder layer in backward (mars2 `train.activation_checkpointing: true`; TRL's
+GRPOConfig default `gradient_checkpointing=True`, which `Trainer.train()` turns on and this
+harness turns on the same way, since it drives the steps itself). Both use fused AdamW
+(transformers' default optimizer with torch >= 2.8, and mars2's).
 
 Targets (issue #8): >= 1.0x TRL's throughput and lower peak memory. The machine may be shared:
 the load average is printed with the numbers.
@@ -52,7 +58,13 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 MODEL = "smollm2-135m"
-CONTENDERS = ("mars2", "trl")
+# "-ckpt": activation checkpointing of every decoder layer (mars2 `train.activation_checkpointing`;
+# TRL's GRPOConfig default, which `Trainer.train()` switches on and this harness, bypassing
+# train(), switches on the same way)
+CONTENDERS = ("mars2", "trl", "mars2-ckpt", "trl-ckpt")
+# (mars2 variant, TRL variant) ratios in the table and --json; the first one present is the
+# headline (like for like: neither checkpoints activations)
+PAIRS = (("mars2", "trl"), ("mars2-ckpt", "trl-ckpt"), ("mars2-ckpt", "trl"), ("mars2", "trl-ckpt"))
 CLIP_LOW, CLIP_HIGH = 3e-4, 4e-4  # GSPO paper's sequence-ratio clip range
 LR = 1e-6
 
@@ -101,7 +113,9 @@ def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
 # ---------------------------------------------------------------- workers (one per subprocess)
 
 
-def run_mars2(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int) -> Any:
+def run_mars2(
+    model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int, ckpt: bool
+) -> Any:
     from mars2.config import AgentConfig, LossConfig, TrainConfig
     from mars2.training.learner import Learner
 
@@ -109,7 +123,13 @@ def run_mars2(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, s
         model,
         tokenizer,
         AgentConfig(temperature=1.0, max_new_tokens=spec.response_tokens, lora_rank=0),
-        TrainConfig(lr=LR, micro_batch_size=spec.micro_batch, updates_per_step=1, grad_clip=1.0),
+        TrainConfig(
+            lr=LR,
+            micro_batch_size=spec.micro_batch,
+            updates_per_step=1,
+            grad_clip=1.0,
+            activation_checkpointing=ckpt,
+        ),
         LossConfig(
             name="gspo",
             clip_low=CLIP_LOW,
@@ -151,7 +171,9 @@ def _trl_inputs(samples: list[Any], pad_id: int, device: Any) -> dict[str, Any]:
     return {k: v.to(device) for k, v in out.items()}
 
 
-def run_trl(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int) -> Any:
+def run_trl(
+    model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int, ckpt: bool
+) -> Any:
     import logging
     import warnings
 
@@ -177,7 +199,7 @@ def run_trl(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, ste
         lr_scheduler_type="constant",
         weight_decay=0.0,
         max_grad_norm=1.0,
-        optim="adamw_torch",
+        optim="adamw_torch_fused",  # transformers' default with torch >= 2.8; mars2's too
         bf16=False,
         fp16=False,
         use_cpu=not torch.cuda.is_available(),
@@ -194,6 +216,10 @@ def run_trl(model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, ste
         processing_class=tokenizer,
     )
     trainer.create_optimizer_and_scheduler(num_training_steps=steps + 1)
+    if ckpt:  # what Trainer.train() does when args.gradient_checkpointing (GRPOConfig: True)
+        trainer.model.gradient_checkpointing_enable(
+            gradient_checkpointing_kwargs=args.gradient_checkpointing_kwargs
+        )
     trainer._prepare_inputs = lambda batch: batch  # inputs arrive already "generated"
     trainer.current_gradient_accumulation_steps = accumulation
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
@@ -234,8 +260,8 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int) -> dict[str, An
     torch.set_num_threads(threads)
     model, tokenizer = load_model(MODEL, dtype="float32")
     samples = make_batch(spec, model.config.vocab_size)
-    make = run_mars2 if name == "mars2" else run_trl
-    step = make(model, tokenizer, samples, spec, steps)
+    make = run_mars2 if name.startswith("mars2") else run_trl
+    step = make(model, tokenizer, samples, spec, steps, name.endswith("-ckpt"))
     cuda = torch.cuda.is_available()
     if cuda:
         torch.cuda.reset_peak_memory_stats()
@@ -316,8 +342,10 @@ def print_table(
     keys = ("step_s", "wall_s", "resp_tok_s", "all_tok_s", "peak_mb", "train_mb")
     for name, r in rows.items():
         table.add_row(name, *(f"{r[k]:.2f}" if k.endswith("_s") else f"{r[k]:.0f}" for k in keys))
-    ours, trl = rows["mars2"], rows["trl"]
-    table.add_row("mars2 / trl", *(f"{ours[k] / max(trl[k], 1e-9):.2f}x" for k in keys))
+    for ours, trl in PAIRS:
+        if ours in rows and trl in rows:
+            a, b = rows[ours], rows[trl]
+            table.add_row(f"{ours} / {trl}", *(f"{a[k] / max(b[k], 1e-9):.2f}x" for k in keys))
     console.print(table)
     console.print(
         "step: CPU seconds of the contender's process (CUDA: wall seconds); tok/s from it. "
@@ -334,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--threads", type=int, default=1, help="torch CPU threads per contender (default 1)"
     )
+    parser.add_argument(
+        "--contenders",
+        default=",".join(CONTENDERS),
+        help=f"comma-separated subset of {','.join(CONTENDERS)} (default: all)",
+    )
     parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -343,12 +376,21 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(json.dumps(worker(args.worker, spec, steps, args.threads)) + "\n")
         return 0
     spec = QUICK if args.quick else FULL
-    rows = {name: summarise(measure(name, spec, steps, args.threads)) for name in CONTENDERS}
-    ours, trl = rows["mars2"], rows["trl"]
-    headline = {
-        "speedup_vs_trl": round(ours["all_tok_s"] / trl["all_tok_s"], 3),
-        "peak_mem_ratio_vs_trl": round(ours["peak_mb"] / trl["peak_mb"], 3),
-    }
+    names = [n for n in args.contenders.split(",") if n]
+    unknown = sorted(set(names) - set(CONTENDERS))
+    if unknown:
+        parser.error(f"unknown contenders {unknown}; choose from {', '.join(CONTENDERS)}")
+    rows = {name: summarise(measure(name, spec, steps, args.threads)) for name in names}
+    headline: dict[str, Any] = {}
+    for ours, trl in PAIRS:  # the first pair present gives the top-level figures
+        if ours in rows and trl in rows:
+            pair = {
+                "speedup_vs_trl": round(rows[ours]["all_tok_s"] / rows[trl]["all_tok_s"], 3),
+                "peak_mem_ratio_vs_trl": round(rows[ours]["peak_mb"] / rows[trl]["peak_mb"], 3),
+            }
+            if not headline:
+                headline.update(pair)
+            headline[f"{ours}/{trl}"] = pair
     if args.json:
         sys.stdout.write(json.dumps(headline) + "\n")
     else:

@@ -423,6 +423,12 @@ class TrainConfig:
     )
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
     micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
+    activation_checkpointing: bool = _f(
+        False,
+        "Recompute each decoder layer's activations in backward instead of keeping them from "
+        "the forward pass: a lower peak memory for one more forward pass of compute "
+        "(docs/performance.md has the measured trade).",
+    )
     updates_per_step: int = _f(1, "Optimizer steps per training step (the batch is split).")
     min_samples_per_agent: int = _f(
         8,

@@ -181,3 +181,38 @@ def test_chunked_step_equals_the_full_logits_step(name: str) -> None:
     ):
         assert a.grad is not None and b.grad is not None, n
         assert torch.allclose(a.grad, b.grad, rtol=1e-4, atol=1e-6), n
+
+
+@pytest.mark.parametrize("lora", [0, 4])
+def test_activation_checkpointing_gives_the_same_gradients(lora: int) -> None:
+    """Recomputing each decoder layer in backward changes memory, not the update; a no-grad
+    forward (generation on a shared model) does not recompute anything."""
+    base = tiny_model(5)
+    grads = []
+    calls: list[int] = []  # pre-hooks: a recompute stops once it has what backward needs
+    for on in (False, True):
+        train = TrainConfig(lr=1e-2, micro_batch_size=2, grad_clip=0.0, activation_checkpointing=on)
+        agent = AgentConfig(model="tiny", lora_rank=lora)
+        torch.manual_seed(0)  # the same LoRA initialisation both times
+        learner = Learner(copy.deepcopy(base), _Tok(), agent, train, LossConfig(), total_updates=4)
+        learner.optimizer.param_groups[0]["lr"] = 0.0  # keep the weights: compare gradients
+        calls.clear()
+        layer = (
+            learner.model.get_base_model().model.layers[0]
+            if lora
+            else learner.model.model.layers[0]
+        )
+        layer.mlp.register_forward_pre_hook(lambda *_: calls.append(1))
+        learner.update(samples())
+        grads.append(
+            {n: p.grad.clone() for n, p in learner.model.named_parameters() if p.grad is not None}
+        )
+        forwards = 2 * (len(samples()) // 2)  # micro-batches, twice each when recomputed
+        assert len(calls) == (forwards if on else forwards // 2)
+        calls.clear()
+        with torch.no_grad():
+            learner.model(input_ids=torch.tensor([[1, 2, 3]]))
+        assert len(calls) == 1
+    assert grads[0].keys() == grads[1].keys() and grads[0]
+    for name, grad in grads[0].items():
+        assert torch.allclose(grad, grads[1][name], rtol=1e-5, atol=1e-7), name

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import torch
+from torch.utils.checkpoint import checkpoint
 
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
@@ -49,6 +50,38 @@ def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default") -> 
     with warnings.catch_warnings():  # peft 0.21 asks transformers 5 a deprecated property
         warnings.filterwarnings("ignore", "`is_gradient_checkpointing` is deprecated")
         return get_peft_model(model, lora, adapter_name=adapter)
+
+
+def checkpoint_layers(model: Any) -> None:
+    """Recompute each decoder layer (`model.layers[i]` of the base model) in backward instead of
+    saving its activations: the layer's forward runs under `torch.utils.checkpoint` whenever
+    autograd records (a no-grad forward, e.g. generation on a shared model, is untouched).
+    transformers' own switch only acts in training mode, and the learner runs in eval mode."""
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    layers = getattr(getattr(base, "model", None), "layers", None)
+    if layers is None:
+        raise ValueError("activation_checkpointing: the model has no decoder layers (model.layers)")
+    for layer in layers:
+        if getattr(layer, "_mars2_checkpointed", False):  # a second learner on a shared base
+            continue
+        inner = layer.forward
+
+        def forward(*args: Any, _inner: Any = inner, **kwargs: Any) -> Any:
+            if torch.is_grad_enabled():
+                return checkpoint(_inner, *args, use_reentrant=False, **kwargs)
+            return _inner(*args, **kwargs)
+
+        layer.forward = forward
+        layer._mars2_checkpointed = True
+
+
+def _fused_adam(params: Sequence[torch.nn.Parameter]) -> bool:
+    """Whether AdamW's fused kernel (one pass per tensor, no temporaries across the parameter
+    list) can run on `params`: floating point, all on CPU or all on CUDA."""
+    devices = {p.device.type for p in params}
+    return len(devices) == 1 and devices <= {"cpu", "cuda"} and all(
+        p.is_floating_point() for p in params
+    )
 
 
 def lr_factor(step: int, total: int, warmup: int, schedule: str) -> float:
@@ -114,11 +147,17 @@ class Learner:
         if loss.kl_coef > 0 and agent.lora_rank == 0:
             self.ref = copy.deepcopy(model).eval().requires_grad_(False)
         self.model = make_trainable(model, agent, adapter)
+        if train.activation_checkpointing:
+            checkpoint_layers(self.model)
         self._activate()
         params = self._own_parameters()
         beta1, beta2 = train.adam_betas
         self.optimizer = torch.optim.AdamW(
-            params, lr=train.lr, betas=(beta1, beta2), weight_decay=train.weight_decay
+            params,
+            lr=train.lr,
+            betas=(beta1, beta2),
+            weight_decay=train.weight_decay,
+            fused=_fused_adam(params),
         )
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
             self.optimizer,

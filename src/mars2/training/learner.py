@@ -79,8 +79,10 @@ def _fused_adam(params: Sequence[torch.nn.Parameter]) -> bool:
     """Whether AdamW's fused kernel (one pass per tensor, no temporaries across the parameter
     list) can run on `params`: floating point, all on CPU or all on CUDA."""
     devices = {p.device.type for p in params}
-    return len(devices) == 1 and devices <= {"cpu", "cuda"} and all(
-        p.is_floating_point() for p in params
+    return (
+        len(devices) == 1
+        and devices <= {"cpu", "cuda"}
+        and all(p.is_floating_point() for p in params)
     )
 
 

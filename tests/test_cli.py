@@ -50,6 +50,10 @@ def test_doctor_runs() -> None:
     out = run("doctor")
     assert out.returncode == 0
     assert "sandbox isolation" in out.stdout and "torch" in out.stdout
+    import torch
+
+    if not torch.cuda.is_available():  # which rollout precision the CPU gets
+        assert "cpu bfloat16" in out.stdout
 
 
 def test_overrides_may_follow_flags(capsys) -> None:  # type: ignore[no-untyped-def]

@@ -64,12 +64,12 @@ def checks() -> list[tuple[str, bool, str, str]]:
             threads = torch.get_num_threads()
             rows.append(("device", True, f"cpu only ({threads} threads)", ""))
             native = cpu_has_bfloat16()
-            found = (
+            bf16 = (
                 "native (AVX512-BF16/AMX): SmolLM2 rollouts run in bfloat16"
                 if native
                 else "not native: rollouts run in float32 (slower)"
             )
-            rows.append(("cpu bfloat16", native, found, "" if native else "a CPU with AMX"))
+            rows.append(("cpu bfloat16", native, bf16, "" if native else "a CPU with AMX"))
 
     from mars2.sandbox.isolation import describe_isolation
 

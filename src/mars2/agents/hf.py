@@ -6,9 +6,11 @@ step, so a learner can share the model object). Requests that arrive mid-batch a
 and merged into the running batch; finished rows leave it at once.
 
 The engine generates with the model itself or, per `AgentConfig.rollout_dtype`, with a faster
-copy: bfloat16, or int8 dynamic-quantized Linear layers (CPU). The copy is rebuilt from the model
-at every `sync_weights`, so a learner that trains the shared model object keeps exact fp32
-log-probs while rollouts run on the cheap copy (TIS corrects the small mismatch).
+copy: bfloat16, or int8 dynamic-quantized Linear layers (CPU). With the `llama` decoder
+(`AgentConfig.decoder`, mars2.agents.llama) it always generates from a snapshot of the weights,
+fp32 or bfloat16. A copy or snapshot is rebuilt from the model at every `sync_weights` (and
+before a rollout when the weights changed), so a learner that trains the shared model object
+keeps exact fp32 log-probs while rollouts run on the cheap copy (TIS corrects the mismatch).
 """
 
 from __future__ import annotations
@@ -175,7 +177,7 @@ def _piece_of(tokenizer: Any) -> Any:
 def resolve_rollout_dtype(setting: str, model: Any, decoder: str = "transformers") -> str:
     """`AgentConfig.rollout_dtype` with `auto` resolved for `model`'s device and dtype and the
     decoder: a bfloat16 copy for the `llama` decoder on a CPU with native bfloat16 matrix
-    multiplies (AVX512-BF16 or AMX: 2.2-2.4x `generate` there, docs/performance.md), else the
+    multiplies (AVX512-BF16 or AMX: 2.8-3.4x `generate` there, docs/performance.md), else the
     model's own weights."""
     param = next(model.parameters())
     if setting == "auto":

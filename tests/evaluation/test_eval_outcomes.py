@@ -8,7 +8,6 @@ from mars2.evaluation.outcomes import (
     merge_outcomes,
     metrics,
     pass_ks,
-    problem_outcomes,
     tree_outcome,
 )
 from mars2.types import NodeRecord
@@ -44,7 +43,7 @@ def test_samples_are_summed_per_problem_and_give_pass_at_k() -> None:
         [node("b#0", 0, None, 0.0, False, "b")],
         [node("b#1", 0, None, 0.0, False, "b")],
     ]
-    outcomes = problem_outcomes(trees)
+    outcomes = merge_outcomes([tree_outcome(records, all_fresh=False) for records in trees])
     assert [o.problem_id for o in outcomes] == ["a", "b"]
     assert (outcomes[0].trees, outcomes[0].attempts, outcomes[0].attempts_passed) == (2, 2, 1)
     assert pass_ks(outcomes) == [1, 2]
@@ -63,11 +62,13 @@ def test_first_node_trees_count_as_attempts_only() -> None:
     # one searched tree (its first attempt fails, a refinement passes) and two trees stopped
     # at their first node (one passes): pass@1 over 3 attempts, Pass@1(MCTS) and Pass@N over
     # the one searched tree
-    searched = problem_outcomes([[node("a", 0, None, 0.5, False), node("a", 1, 0, 1.0, True)]])
-    single = problem_outcomes(
-        [[node("a#1", 0, None, 1.0, True)], [node("a#2", 0, None, 0.0, False)]],
-        searched=False,
-    )
+    searched = [
+        tree_outcome([node("a", 0, None, 0.5, False), node("a", 1, 0, 1.0, True)], all_fresh=False)
+    ]
+    single = [
+        tree_outcome(records, all_fresh=False, searched=False)
+        for records in ([node("a#1", 0, None, 1.0, True)], [node("a#2", 0, None, 0.0, False)])
+    ]
     (one,) = merge_outcomes(searched + single)
     assert (one.trees, one.attempts, one.attempts_passed) == (1, 3, 1)
     assert (one.nodes, one.mcts_passed, one.any_passed, one.first_failed) == (2, 1, 1, 1)

@@ -105,13 +105,6 @@ SEARCH_FIELDS = (
 )
 
 
-def problem_outcomes(
-    trees: Sequence[Sequence[NodeRecord]], all_fresh: bool = False, searched: bool = True
-) -> list[ProblemOutcome]:
-    """Sum the trees of each problem, problems in order of first appearance."""
-    return merge_outcomes([tree_outcome(records, all_fresh, searched) for records in trees])
-
-
 def merge_outcomes(outcomes: Sequence[ProblemOutcome]) -> list[ProblemOutcome]:
     """Sum the outcomes of each problem, problems in order of first appearance."""
     merged: dict[str, ProblemOutcome] = {}

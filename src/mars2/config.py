@@ -103,7 +103,7 @@ class AgentConfig:
         "with int8 dynamic-quantized Linear layers (CPU only). A copy is refreshed at every "
         "weight sync; the learner's log-probs stay exact and TIS corrects the mismatch. `auto`: "
         "`bfloat16` with the `llama` decoder on a CPU with native bfloat16 (AVX512-BF16 or AMX; "
-        "2.2x `generate` there, docs/performance.md), else `model`.",
+        "~3x `generate` there, docs/performance.md), else `model`.",
     )
     decoder: Literal["auto", "llama", "transformers"] = _f(
         "auto",

@@ -14,7 +14,7 @@ arithmetic on a frozen snapshot of the weights, with what a rollout needs only:
 It computes what `LlamaForCausalLM` computes (RMSNorm in float32, rotary embeddings of the
 default type, grouped-query attention, SiLU-gated MLP), to float32 rounding: the tests compare
 its logits with the transformers model's. `unsupported(model)` names what it lacks for other
-models (rope scaling, biases, ...); the engine then uses transformers' forward.
+models (rope scaling, a Linear with a bias, ...); the engine then uses transformers' forward.
 """
 
 from __future__ import annotations
@@ -38,8 +38,6 @@ def unsupported(model: Any) -> str | None:
         return "rope scaling"
     if rope.get("rope_type", "default") != "default":
         return f"rope type {rope.get('rope_type')!r}"
-    if getattr(config, "attention_bias", False) or getattr(config, "mlp_bias", False):
-        return "attention or MLP biases"
     if getattr(config, "hidden_act", "silu") != "silu":
         return f"activation {config.hidden_act!r}"
     for name, module in base.named_modules():
@@ -215,9 +213,9 @@ class LlamaBatch:
         """Append one token to every row; return the next-token logits [B, V] (float32)."""
         w, b = self.w, self.size
         pos = self.lens  # where each row's new token goes
-        self._reserve(b, int(pos.max()) + 1)
+        t = int(pos.max()) + 1  # positions attended to, the new token's included
+        self._reserve(b, t)
         assert self.k is not None and self.v is not None
-        t = int(pos.max()) + 1
         rows = torch.arange(b, device=w.device)
         cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]

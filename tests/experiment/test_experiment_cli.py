@@ -83,3 +83,25 @@ def test_an_experiment_runs_end_to_end_and_resumes(tmp_path: Path, capsys) -> No
     printed = capsys.readouterr().out
     assert "finished in" not in printed and "done" in printed
     assert json.loads((out / "results.json").read_text()) == results
+
+
+def test_seeds_runs_only_the_chosen_seeds(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import mars2.experiment
+
+    ran: list[tuple[str, int]] = []
+
+    def fake_execute(runs, on_start=None, on_end=None):  # type: ignore[no-untyped-def]
+        ran.extend((r.arm.name, r.seed) for r in runs)
+        return []
+
+    monkeypatch.setattr(mars2.experiment, "execute", fake_execute)
+    path = experiment_file(tmp_path)
+    args = ["experiment", str(path), "--out", str(tmp_path / "out"), "--seeds", "1"]
+    assert main([*args, "--only", "grpo,mcts"]) == 0
+    assert ran == [("grpo", 1), ("mcts", 1)]
+
+
+def test_seeds_names_a_seed_the_file_lacks(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(tmp_path)
+    assert main(["experiment", str(path), "--seeds", "0,3", "--dry-run"]) == 2
+    assert "--seeds: '3' is not one of" in capsys.readouterr().err

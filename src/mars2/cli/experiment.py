@@ -39,6 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--only", metavar="ARM[,ARM...]", help="Run only these arms (the table shows all)."
     )
     parser.add_argument(
+        "--seeds",
+        metavar="K[,K...]",
+        help="Run only these of the file's seeds, e.g. 0 (the table shows all finished runs).",
+    )
+    parser.add_argument(
         "--dry-run", action="store_true", help="Check the file and show the plan; run nothing."
     )
     parser.add_argument(
@@ -70,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if args.only:
         only = {a.name for a in with_arms(experiment, [n.strip() for n in args.only.split(",")])}
         chosen = [r for r in runs if r.arm.name in only]
+    if args.seeds:
+        seeds = _seeds(args.seeds, experiment)
+        chosen = [r for r in chosen if r.seed in seeds]
     print_plan(chosen, out)
     if args.dry_run:
         console.print("dry run: nothing started")
@@ -115,6 +123,21 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[red]{len(failed)} run(s) failed:[/] {escape(names)}; rerun to retry")
         return 1
     return 0
+
+
+def _seeds(text: str, experiment: Any) -> set[int]:
+    """The seeds of --seeds, each one of the file's; else a UserError naming the bad one."""
+    from mars2.errors import UserError
+
+    seeds = set()
+    for item in (part.strip() for part in text.split(",")):
+        if not item.lstrip("-").isdigit() or int(item) not in experiment.seeds:
+            raise UserError(
+                f"--seeds: {item!r} is not one of {experiment.path}'s seeds "
+                f"({', '.join(map(str, experiment.seeds))})"
+            )
+        seeds.add(int(item))
+    return seeds
 
 
 def _interrupt(signum: int, frame: Any) -> None:

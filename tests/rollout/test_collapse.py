@@ -66,6 +66,9 @@ def test_distinct_programs_by_hand() -> None:
         record("b", 3, "return 3"),
     ]
     assert distinct_programs(records) == 2.0
+    # a one-node tree (an evaluation's fresh attempt) is left out, not counted as 1 program
+    assert distinct_programs([*records, record("c", 1, "return 4")]) == 2.0
+    assert distinct_programs([record("c", 1, "return 4")]) == 0.0
     assert distinct_programs([]) == 0.0
 
 

@@ -29,12 +29,16 @@ def program_key(code: str) -> str:
 
 
 def distinct_programs(records: Sequence[NodeRecord]) -> float:
-    """Mean over trees of the number of distinct programs among a tree's nodes (an empty or
-    missing code block is a program too). A policy collapsing onto one stub drives it to 1."""
-    trees: dict[str, set[str]] = {}
+    """Mean over trees of two or more nodes of the number of distinct programs among a tree's
+    nodes (an empty or missing code block is a program too); 0.0 when there is no such tree. A
+    policy collapsing onto one stub drives it to 1. Trees of one node (an evaluation's fresh
+    attempts) are left out: their one program says nothing of diversity, and counting them
+    would make the figure depend on how many fresh attempts the protocol asks for."""
+    trees: dict[str, list[str]] = {}
     for r in records:
-        trees.setdefault(r.tree_id, set()).add(program_key(r.code or ""))
-    return sum(len(p) for p in trees.values()) / len(trees) if trees else 0.0
+        trees.setdefault(r.tree_id, []).append(program_key(r.code or ""))
+    counts = [len(set(programs)) for programs in trees.values() if len(programs) > 1]
+    return sum(counts) / len(counts) if counts else 0.0
 
 
 def policy_figures(results: Sequence[TreeResult], agent_id: int) -> dict[str, float]:

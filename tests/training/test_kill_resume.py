@@ -120,9 +120,13 @@ def pointer(out: Path) -> str:
 
 
 @pytest.fixture(scope="session")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The uninterrupted run, made once for all xdist workers (the pytest-xdist recipe)."""
-    shared = tmp_path_factory.getbasetemp().parent
+def reference(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Path]:
+    """The uninterrupted run, made once for all xdist workers (the pytest-xdist recipe). The
+    shared folder is this session's: the workers' base folders' parent under xdist, the base
+    folder itself without it (its parent outlives the session and would serve an old run)."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent
     out = shared / "kill-resume-reference"
     with FileLock(str(shared / "kill-resume-reference.lock")):
         if not (out / "done").is_file():

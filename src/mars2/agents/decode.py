@@ -19,6 +19,7 @@ from typing import Any
 
 import torch
 
+from mars2.agents.models import base_model
 from mars2.agents.sampling import sample_tokens
 
 
@@ -237,7 +238,7 @@ def _cache_kwarg_of(model_cls: Any) -> str:
 
 
 def _cache_kwarg(model: Any) -> str:
-    base = model.get_base_model() if hasattr(model, "get_base_model") else model  # peft
+    base = base_model(model)
     return _cache_kwarg_of(type(base))  # type: ignore[arg-type]
 
 

@@ -24,12 +24,14 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from mars2.agents.models import base_model
+
 _MIN_SLOTS_T = 256  # time capacity allocated at first; doubled when a row outgrows it
 
 
 def unsupported(model: Any) -> str | None:
     """Why `model` cannot run on LlamaBatch (None: it can)."""
-    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    base = base_model(model)
     config = getattr(base, "config", None)
     if config is None or getattr(config, "model_type", None) != "llama":
         return f"model type {getattr(config, 'model_type', None)!r} is not 'llama'"
@@ -52,7 +54,7 @@ class LlamaWeights:
 
     @torch.no_grad()
     def __init__(self, model: Any, dtype: torch.dtype | None = None) -> None:
-        base = model.get_base_model() if hasattr(model, "get_base_model") else model
+        base = base_model(model)
         config = base.config
         self.n_heads = config.num_attention_heads
         self.n_kv = config.num_key_value_heads

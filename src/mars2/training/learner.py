@@ -21,6 +21,7 @@ from typing import Any
 import torch
 from torch.utils.checkpoint import checkpoint
 
+from mars2.agents.models import base_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
 from mars2.types import Sample
@@ -57,7 +58,7 @@ def checkpoint_layers(model: Any) -> None:
     saving its activations: the layer's forward runs under `torch.utils.checkpoint` whenever
     autograd records (a no-grad forward, e.g. generation on a shared model, is untouched).
     transformers' own switch only acts in training mode, and the learner runs in eval mode."""
-    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    base = base_model(model)
     layers = getattr(getattr(base, "model", None), "layers", None)
     if layers is None:
         raise ValueError("activation_checkpointing: the model has no decoder layers (model.layers)")

@@ -63,6 +63,9 @@ def test_smoke_run_writes_the_run_directory(tmp_path: Path) -> None:
         assert key in record
     assert list((out / "tensorboard").iterdir())
     assert (out / "checkpoints" / "latest").read_text() == "step_000003"
+    # the summary ends with the paired difference of the first and the last evaluation
+    assert "A = step_000000, B = step_000003" in done.stdout
+    assert "mars2 compare" in done.stdout and "B - A" in done.stdout
 
 
 def test_resume_of_a_non_run_directory_is_a_user_error(tmp_path: Path) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
 from mars2.errors import UserError
+
+if TYPE_CHECKING:
+    from mars2.evaluation.stats import Difference
 
 console = Console()
 
@@ -56,16 +60,22 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     shared = next(iter(diffs.values())).n if diffs else 0
-    table = Table(
-        "metric",
-        "A",
-        "B",
-        "B - A",
-        "95% CI",
-        "p",
-        title=f"A = {paths[0]}\nB = {paths[1]}\n{shared} shared problems",
-        caption="95% CI: paired bootstrap over problems; p: sign-flip permutation test",
-    )
+    title = f"A = {paths[0]}\nB = {paths[1]}\n{shared} shared problems"
+    caption = "95% CI: paired bootstrap over problems; p: sign-flip permutation test"
+    table = paired_table(first, second, diffs, title=title, caption=caption)
+    console.print(table)
+    return 0
+
+
+def paired_table(
+    first: dict[str, Any],
+    second: dict[str, Any],
+    diffs: dict[str, Difference],
+    title: str,
+    caption: str,
+) -> Table:
+    """Each metric of two eval.json records (A, B), B - A, its 95% CI and p-value."""
+    table = Table("metric", "A", "B", "B - A", "95% CI", "p", title=title, caption=caption)
     for name, d in diffs.items():
         table.add_row(
             name,
@@ -75,5 +85,4 @@ def run(args: argparse.Namespace) -> int:
             f"[{d.lo:+.3f}, {d.hi:+.3f}]",
             f"{d.p_value:.3f}",
         )
-    console.print(table)
-    return 0
+    return table

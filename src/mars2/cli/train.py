@@ -120,8 +120,9 @@ SUMMARY_KEYS = (
 
 
 def _print_paired(out: Path) -> None:
-    """The paired difference (last - first evaluation of the team) of every metric, with its
+    """The paired difference (last - first evaluation of the team, B - A) of every metric, with its
     paired-bootstrap 95% interval and permutation p-value, as `mars2 compare` prints it."""
+    from mars2.cli.compare import paired_table
     from mars2.evaluation import record
 
     evals = sorted((out / "evals").glob(f"step_*/{record.FILE}"))
@@ -129,17 +130,14 @@ def _print_paired(out: Path) -> None:
         return
     a, b = record.read(evals[0]), record.read(evals[-1])
     diffs = record.compare(a, b, resamples=a["ci"]["resamples"])
-    table = Table(
-        "metric",
-        "last - first",
-        "95% CI",
-        "p",
+    table = paired_table(
+        a,
+        b,
+        diffs,
         title=f"paired over {next(iter(diffs.values())).n} problems: "
-        f"{evals[-1].parent.name} - {evals[0].parent.name}",
+        f"A = {evals[0].parent.name}, B = {evals[-1].parent.name}",
         caption=f"mars2 compare {evals[0]} {evals[-1]}",
     )
-    for name, d in diffs.items():
-        table.add_row(name, f"{d.value:+.3f}", f"[{d.lo:+.3f}, {d.hi:+.3f}]", f"{d.p_value:.3f}")
     console.print(table)
 
 

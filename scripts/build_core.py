@@ -1,4 +1,5 @@
-"""Build `src/mars2/problems/data/core.jsonl` (the `bundled:core` tier) from `core_families/`.
+"""Build the bundled one-line tiers from `core_families/`: `core.jsonl` (`bundled:core`) and
+`zone.jsonl` (`bundled:zone`, the calibrated tier).
 
 Problems are one-line functions (see `core_families/__init__.py`). Each statement gets one worked
 example, taken from the first public test. Expected outputs come from running the reference, and
@@ -7,14 +8,19 @@ and >= 5 private tests with distinct inputs, trivially wrong answers fail). Spli
 test families; for each train family a seeded draw of a quarter of its problems is `iid`, the rest
 `train`.
 
-Calibration: `scripts/core_calibration.jsonl` holds measured base solve rates (the output of
-`mars2 problems calibrate`, several files concatenated are fine: the counts of one id add up).
-A measured problem is kept only when its pass@1 lies in [LOW, HIGH]; an unmeasured one is kept.
-The kept problems carry their counts in `metadata.calibration`.
+Two tiers, two calibration files (records of `mars2 problems calibrate`; several files
+concatenated are fine: the counts of one id add up):
 
-    python scripts/build_core.py                     # (re)write core.jsonl; same output every run
-    python scripts/build_core.py --check             # exit 1 when the committed file is stale
-    python scripts/build_core.py --pool FILE         # every candidate, unfiltered (to calibrate)
+- `core` (frozen: the tier of the recorded main job and experiments): the families of the modules
+  not named `extra_*`, filtered by `scripts/core_calibration.jsonl`: a measured problem is kept
+  only when its pass@1 lies in [LOW, HIGH]; an unmeasured one is kept.
+- `zone` (calibrated): the families of every module, filtered by `scripts/zone_calibration.jsonl`:
+  a problem is kept only when it was measured with at least ZONE_MIN_SAMPLES samples and its
+  pass@1 lies in [LOW, HIGH]. Kept problems carry their counts in `metadata.calibration`.
+
+    python scripts/build_core.py [--tier zone]              # (re)write the tier; same output every run
+    python scripts/build_core.py [--tier zone] --check      # exit 1 when the committed file is stale
+    python scripts/build_core.py --tier zone --pool FILE    # every candidate, unfiltered (to calibrate)
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import pkgutil
 import random
 import sys
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,18 +50,43 @@ from bundled_families import Spec
 from core_families import CoreFamily
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "src" / "mars2" / "problems" / "data" / "core.jsonl"
-CALIBRATION = ROOT / "scripts" / "core_calibration.jsonl"
-SOURCE = "bundled:core"
+DATA = ROOT / "src" / "mars2" / "problems" / "data"
 LOW, HIGH = 0.05, 0.70
+ZONE_MIN_SAMPLES = 8
+EXTRA = "extra_"  # modules of the zone tier only
+
+
+@dataclass(frozen=True)
+class Tier:
+    name: str
+    extra: bool  # the `extra_*` modules' families too
+    calibration: Path
+    measured_only: bool  # drop unmeasured problems (and those with < ZONE_MIN_SAMPLES samples)
+
+    @property
+    def out(self) -> Path:
+        return DATA / f"{self.name}.jsonl"
+
+    @property
+    def source(self) -> str:
+        return f"bundled:{self.name}"
+
+
+TIERS = {
+    "core": Tier("core", False, ROOT / "scripts" / "core_calibration.jsonl", False),
+    "zone": Tier("zone", True, ROOT / "scripts" / "zone_calibration.jsonl", True),
+}
 IID_SHARE = 0.25
 log = logging.getLogger("build_core")
 
 
-def load_families() -> list[CoreFamily]:
-    """Every `FAMILY*` of the modules of `core_families`, in module order."""
+def load_families(extra: bool = True) -> list[CoreFamily]:
+    """Every `FAMILY*` of the modules of `core_families` (without the `extra_*` ones unless
+    `extra`), in module order."""
     families = []
     for info in sorted(pkgutil.iter_modules(core_families.__path__), key=lambda i: i.name):
+        if info.name.startswith(EXTRA) and not extra:
+            continue
         module = importlib.import_module(f"core_families.{info.name}")
         families.extend(v for k, v in vars(module).items() if k.startswith("FAMILY"))
     return families
@@ -114,11 +145,7 @@ def read_calibration(path: Path) -> dict[str, tuple[int, int]]:
     return counts
 
 
-def record(spec: Spec, family: str, split: str, outputs: list[Any]) -> dict[str, Any]:
-    return problem_record(spec, family, split, outputs, SOURCE)
-
-
-def build(families: list[CoreFamily]) -> list[dict[str, Any]]:
+def build(families: list[CoreFamily], source: str = "bundled:core") -> list[dict[str, Any]]:
     """Every candidate record, checked, in family order (no calibration filter)."""
     names = Counter(f.name for f in families)
     if dup := [n for n, k in names.items() if k > 1]:
@@ -132,7 +159,7 @@ def build(families: list[CoreFamily]) -> list[dict[str, Any]]:
             spec, outputs = ordered(spec, outputs)
             spec = with_example(spec, outputs)
             check_spec(spec, outputs)
-            records.append(record(spec, family.name, split, outputs))
+            records.append(problem_record(spec, family.name, split, outputs, source))
     ids = Counter(r["id"] for r in records)
     if dup := [i for i, k in ids.items() if k > 1]:
         raise BuildError(f"ids used twice: {dup}")
@@ -140,15 +167,19 @@ def build(families: list[CoreFamily]) -> list[dict[str, Any]]:
 
 
 def calibrated(
-    records: list[dict[str, Any]], counts: dict[str, tuple[int, int]]
+    records: list[dict[str, Any]], counts: dict[str, tuple[int, int]], measured_only: bool = False
 ) -> list[dict[str, Any]]:
-    """Drop measured problems outside [LOW, HIGH]; note the counts of the measured ones kept."""
+    """Drop measured problems outside [LOW, HIGH] (and, when `measured_only`, those measured
+    with fewer than ZONE_MIN_SAMPLES samples or not at all); note the counts of those kept."""
     kept = []
     for r in records:
         if r["id"] not in counts:
-            kept.append(r)
+            if not measured_only:
+                kept.append(r)
             continue
         n, passes = counts[r["id"]]
+        if measured_only and n < ZONE_MIN_SAMPLES:
+            continue
         if n and LOW <= passes / n <= HIGH:
             kept.append(
                 {**r, "metadata": {**r["metadata"], "calibration": {"n": n, "passes": passes}}}
@@ -171,14 +202,16 @@ def summary(records: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tier", choices=sorted(TIERS), default="core", help="which tier")
     parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
-    parser.add_argument("--out", type=Path, default=OUT, help="where to write the JSONL")
+    parser.add_argument("--out", type=Path, help="where to write the JSONL (default: the tier's)")
     parser.add_argument("--pool", type=Path, help="write every candidate, unfiltered, here")
-    parser.add_argument("--calibration", type=Path, default=CALIBRATION, help="measured rates")
+    parser.add_argument("--calibration", type=Path, help="measured rates (default: the tier's)")
     args = parser.parse_args(argv)
+    tier = TIERS[args.tier]
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
-        records = build(load_families())
+        records = build(load_families(tier.extra), tier.source)
     except BuildError as err:
         log.error("build failed: %s", err)
         return 1
@@ -186,12 +219,12 @@ def main(argv: list[str] | None = None) -> int:
         args.pool.write_text(render(records), encoding="utf-8")
         log.info("candidates: %s\nwrote %s", summary(records), args.pool)
         return 0
-    counts = read_calibration(args.calibration)
-    kept = calibrated(records, counts)
+    counts = read_calibration(args.calibration or tier.calibration)
+    kept = calibrated(records, counts, tier.measured_only)
     log.info("candidates: %s", summary(records))
     log.info("kept: %s", summary(kept))
     text = render(kept)
-    return write_or_check(args.out, text, args.check, "scripts/build_core.py")
+    return write_or_check(args.out or tier.out, text, args.check, "scripts/build_core.py")
 
 
 if __name__ == "__main__":

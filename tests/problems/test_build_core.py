@@ -1,0 +1,72 @@
+"""The calibration filter of `scripts/build_core.py`, by hand: the `core` tier keeps unmeasured
+problems and drops measured ones outside [0.05, 0.70]; the `zone` tier keeps only problems
+measured with at least 8 samples inside it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+@pytest.fixture(scope="module")
+def build_core() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import build_core
+
+        yield build_core
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+def records(*ids: str) -> list[dict[str, object]]:
+    return [{"id": i, "metadata": {"family": "f"}} for i in ids]
+
+
+COUNTS = {
+    "in": (8, 2),  # 0.25
+    "never": (8, 0),
+    "easy": (8, 6),  # 0.75 > 0.70
+    "low-edge": (20, 1),  # 0.05: inside
+    "high-edge": (10, 7),  # 0.70: inside
+    "few": (4, 2),  # 0.5 from 4 samples only
+}
+ALL = records("in", "never", "easy", "low-edge", "high-edge", "few", "unmeasured")
+
+
+def kept(build_core: ModuleType, measured_only: bool) -> dict[str, object]:
+    out = build_core.calibrated(ALL, COUNTS, measured_only)
+    return {r["id"]: r["metadata"].get("calibration") for r in out}
+
+
+def test_core_keeps_unmeasured_and_drops_measured_outside(build_core: ModuleType) -> None:
+    assert kept(build_core, measured_only=False) == {
+        "in": {"n": 8, "passes": 2},
+        "low-edge": {"n": 20, "passes": 1},
+        "high-edge": {"n": 10, "passes": 7},
+        "few": {"n": 4, "passes": 2},
+        "unmeasured": None,
+    }
+
+
+def test_zone_keeps_only_problems_measured_enough_inside(build_core: ModuleType) -> None:
+    assert kept(build_core, measured_only=True) == {
+        "in": {"n": 8, "passes": 2},
+        "low-edge": {"n": 20, "passes": 1},
+        "high-edge": {"n": 10, "passes": 7},
+    }
+
+
+def test_counts_of_one_id_add_up(build_core: ModuleType, tmp_path: Path) -> None:
+    file = tmp_path / "rates.jsonl"
+    file.write_text(
+        '{"id": "a", "n": 4, "passes": 1}\n\n{"id": "a", "n": 4, "passes": 0}\n'
+        '{"id": "b", "n": 8, "passes": 8}\n'
+    )
+    assert build_core.read_calibration(file) == {"a": (8, 1), "b": (8, 8)}

@@ -5,6 +5,8 @@ building, conditional mapping."""
 from __future__ import annotations
 
 from core_families import LISTS, LONG, NONEMPTY, WORD_LISTS, CoreFamily
+from core_families.train_misc import DICTS
+from core_families.train_misc import KEYED as TRAIN_KEYED
 
 MEMBER_LISTS = [
     [3, 1, 4, 1, 5],
@@ -178,29 +180,7 @@ FAMILY_BOOLS.line(
     [f for f in FLAGS if f] + [[True, True, False]],
 )  # fmt: skip
 
-DICTS = [
-    {"a": 1, "b": 2},
-    {},
-    {"x": 10},
-    {"k": 0, "m": -3, "z": 5},
-    {"b": 7, "a": 7},
-    {"q": 2, "p": 9},
-    {"n": 4, "c": 1, "d": 8},
-    {"y": -1},
-    {"m": 3, "e": 12},
-]
-KEYED = [
-    ({"a": 1, "b": 2}, "a"),
-    ({}, "x"),
-    ({"x": 10}, "y"),
-    ({"k": 0}, "k"),
-    ({"b": 7, "a": 3}, "b"),
-    ({"q": 2}, "z"),
-    ({"n": 4, "c": 1}, "c"),
-    ({"y": -1}, "y"),
-    ({"m": 3, "e": 12}, "a"),
-    ({"w": 5, "v": 6}, "v"),
-]
+KEYED = [*TRAIN_KEYED, ({"w": 5, "v": 6}, "v")]
 FAMILY_LOOKUP = CoreFamily("dict-lookups", "train")
 for fn, expr, returns in [
     ("get_or_minus_one", "d.get(k, -1)", "the value of key `k` in the dictionary `d`, or -1 if `k` is not a key"),

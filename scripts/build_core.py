@@ -12,7 +12,7 @@ Two tiers, two calibration files (records of `mars2 problems calibrate`; several
 concatenated are fine: the counts of one id add up):
 
 - `core` (frozen: the tier of the recorded main job and experiments): the families of the modules
-  not named `extra_*`, filtered by `scripts/core_calibration.jsonl`: a measured problem is kept
+  not named `extra*`, filtered by `scripts/core_calibration.jsonl`: a measured problem is kept
   only when its pass@1 lies in [LOW, HIGH]; an unmeasured one is kept.
 - `zone` (calibrated): the families of every module, filtered by `scripts/zone_calibration.jsonl`:
   a problem is kept only when it was measured with at least ZONE_MIN_SAMPLES samples and its
@@ -53,13 +53,13 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "mars2" / "problems" / "data"
 LOW, HIGH = 0.05, 0.70
 ZONE_MIN_SAMPLES = 8
-EXTRA = "extra_"  # modules of the zone tier only
+EXTRA = "extra"  # extra_*, extra2_*: modules of the zone tier only
 
 
 @dataclass(frozen=True)
 class Tier:
     name: str
-    extra: bool  # the `extra_*` modules' families too
+    extra: bool  # the `extra*` modules' families too
     calibration: Path
     measured_only: bool  # drop unmeasured problems (and those with < ZONE_MIN_SAMPLES samples)
 
@@ -81,7 +81,7 @@ log = logging.getLogger("build_core")
 
 
 def load_families(extra: bool = True) -> list[CoreFamily]:
-    """Every `FAMILY*` of the modules of `core_families` (without the `extra_*` ones unless
+    """Every `FAMILY*` of the modules of `core_families` (without the `extra*` ones unless
     `extra`), in module order."""
     families = []
     for info in sorted(pkgutil.iter_modules(core_families.__path__), key=lambda i: i.name):

@@ -30,3 +30,9 @@ def evaluation(seed: int) -> int:
 def node_request(tree_seed: int, node_id: int) -> int:
     """The generation request that writes node `node_id` of a tree seeded `tree_seed`."""
     return tree_seed * 100_003 + node_id
+
+
+def adapter_init(learner_seed: int) -> int:
+    """The initialisation of a learner's LoRA adapter (its A matrices are random; B starts at
+    zero). `learner_seed` is the learner's own seed (config.seed + agent index)."""
+    return learner_seed * 104_729 + 7

@@ -12,7 +12,7 @@ from transformers import LlamaForCausalLM
 from learner_fixtures import _Tok, samples, tiny_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
-from mars2.training.learner import Learner, lr_factor, pad_batch
+from mars2.training.learner import Learner, lr_factor, make_trainable, pad_batch
 from mars2.types import Sample
 
 
@@ -107,6 +107,30 @@ def test_lora_trains_only_adapters_and_checkpoints_them() -> None:
     learner.update(samples())
     state = learner.state_dict()
     assert state["weights"] and all("lora_" in k for k in state["weights"])
+
+
+def test_lora_initialisation_follows_the_learner_seed() -> None:
+    """Same seed, same adapter (so a run's starting checksum and trajectory repeat); another
+    seed, another adapter; torch's global generator is left where it was."""
+
+    def adapter(seed: int) -> dict[str, torch.Tensor]:
+        agent = AgentConfig(model="tiny", lora_rank=4)
+        learner = Learner(
+            tiny_model(), _Tok(), agent, TrainConfig(), LossConfig(), total_updates=1, seed=seed
+        )
+        return {k: v.clone() for k, v in learner.state_dict()["weights"].items()}
+
+    first, again, other = adapter(1), adapter(1), adapter(2)
+    model = tiny_model()
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    make_trainable(model, AgentConfig(model="tiny", lora_rank=4), seed=1)
+    assert torch.equal(torch.rand(3), expected)
+    a_keys = [k for k in first if "lora_A" in k]
+    assert a_keys and first.keys() == again.keys() == other.keys()
+    assert all(torch.equal(first[k], again[k]) for k in first)
+    assert not any(torch.equal(first[k], other[k]) for k in a_keys)
 
 
 @pytest.mark.parametrize("name", ["grpo", "gspo"])

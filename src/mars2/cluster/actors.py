@@ -73,7 +73,7 @@ class EngineActor:
         if agent.backend == "hf":
             model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
             if agent.trainable:  # the learner's parameter names (LoRA adapters included)
-                model = make_trainable(model, agent)
+                model = make_trainable(model, agent, seed=config.seed + agent_id)
             self.policy: Any = HFPolicy(agent, model, tokenizer, seed=seed)
         else:
             self.policy = load_policy(agent, seed=seed)

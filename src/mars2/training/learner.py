@@ -21,19 +21,28 @@ from typing import Any
 import torch
 from torch.utils.checkpoint import checkpoint
 
+from mars2 import seeds
 from mars2.agents.models import base_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
 from mars2.types import Sample
 
 
-def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default") -> Any:
+def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default", seed: int = 0) -> Any:
     """Wrap `model` with LoRA adapter `adapter` when `agent.lora_rank > 0`; otherwise train every
     weight. A model that is already a peft model gets `adapter` added beside its others: several
-    agents then train their own adapters on one frozen base (see `Learner`)."""
+    agents then train their own adapters on one frozen base (see `Learner`). The adapter's random
+    initialisation is drawn from `seeds.adapter_init(seed)` (torch's global generator is left as
+    it was), so a run's starting weights, and with them its evaluation checksums, repeat."""
     if agent.lora_rank == 0:
         model.requires_grad_(True)
         return model
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seeds.adapter_init(seed))
+        return _add_lora(model, agent, adapter)
+
+
+def _add_lora(model: Any, agent: AgentConfig, adapter: str) -> Any:
     from peft import LoraConfig, PeftModel, get_peft_model
 
     lora = LoraConfig(
@@ -149,7 +158,7 @@ class Learner:
         self.ref = None
         if loss.kl_coef > 0 and agent.lora_rank == 0:
             self.ref = copy.deepcopy(model).eval().requires_grad_(False)
-        self.model = make_trainable(model, agent, adapter)
+        self.model = make_trainable(model, agent, adapter, seed)
         if train.activation_checkpointing:
             checkpoint_layers(self.model)
         self._activate()

@@ -18,6 +18,8 @@ concatenated are fine: the counts of one id add up):
   a problem is kept only when it was measured with at least ZONE_MIN_SAMPLES samples and its
   pass@1 lies in [LOW, HIGH]. Kept problems carry their counts in `metadata.calibration`.
 
+In both, an `iid` problem whose family kept no `train` problem is dropped too.
+
     python scripts/build_core.py [--tier zone]              # (re)write the tier; same output every run
     python scripts/build_core.py [--tier zone] --check      # exit 1 when the committed file is stale
     python scripts/build_core.py --tier zone --pool FILE    # every candidate, unfiltered (to calibrate)
@@ -187,6 +189,13 @@ def calibrated(
     return kept
 
 
+def with_train_siblings(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Drop the `iid` problems whose family kept no `train` problem: the iid split is new
+    instances of families the model trains on."""
+    trained = {r["metadata"]["family"] for r in records if r["split"] == "train"}
+    return [r for r in records if r["split"] != "iid" or r["metadata"]["family"] in trained]
+
+
 def summary(records: list[dict[str, Any]]) -> str:
     counts = Counter(r["split"] for r in records)
     measured = Counter(r["split"] for r in records if "calibration" in r["metadata"])
@@ -220,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         log.info("candidates: %s\nwrote %s", summary(records), args.pool)
         return 0
     counts = read_calibration(args.calibration or tier.calibration)
-    kept = calibrated(records, counts, tier.measured_only)
+    kept = with_train_siblings(calibrated(records, counts, tier.measured_only))
     log.info("candidates: %s", summary(records))
     log.info("kept: %s", summary(kept))
     text = render(kept)

@@ -70,3 +70,13 @@ def test_counts_of_one_id_add_up(build_core: ModuleType, tmp_path: Path) -> None
         '{"id": "b", "n": 8, "passes": 8}\n'
     )
     assert build_core.read_calibration(file) == {"a": (8, 1), "b": (8, 8)}
+
+
+def test_iid_problems_need_a_train_sibling(build_core: ModuleType) -> None:
+    rows = [
+        {"id": "a", "split": "train", "metadata": {"family": "f"}},
+        {"id": "b", "split": "iid", "metadata": {"family": "f"}},
+        {"id": "c", "split": "iid", "metadata": {"family": "g"}},  # g kept no train problem
+        {"id": "d", "split": "test", "metadata": {"family": "h"}},
+    ]
+    assert [r["id"] for r in build_core.with_train_siblings(rows)] == ["a", "b", "d"]

@@ -1,6 +1,7 @@
-"""The bundled `core` tier: splits (train, iid, test by family), schema facts, calibration
-metadata within the zone, the generator reproduces the file, and (in the sandbox) every reference
-solution passes while `return None` fails."""
+"""The bundled one-line tiers, `core` and the calibrated `zone`: splits (train, iid, test by
+family), schema facts, calibration metadata within the zone (every `zone` problem measured with
+>= 8 samples), the generator reproduces each file, and (in the sandbox) every reference solution
+passes while `return None` fails."""
 
 from __future__ import annotations
 
@@ -8,79 +9,105 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from mars2.config import SandboxConfig
 from mars2.problems import load_problems
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE = ROOT / "src" / "mars2" / "problems" / "data" / "core.jsonl"
+DATA = ROOT / "src" / "mars2" / "problems" / "data"
 BUILD = ROOT / "scripts" / "build_core.py"
 LOW, HIGH = 0.05, 0.70
+TIERS = ["core", "zone"]
 
 
-def load_records() -> list[dict[str, Any]]:
-    with CORE.open(encoding="utf-8") as handle:
+@cache
+def load_records(tier: str) -> list[dict[str, Any]]:
+    with (DATA / f"{tier}.jsonl").open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-RECORDS = load_records()
-
-
-def test_sizes_of_the_splits() -> None:
-    splits = Counter(r["split"] for r in RECORDS)
+@pytest.mark.parametrize("tier", TIERS)
+def test_sizes_of_the_splits(tier: str) -> None:
+    splits = Counter(r["split"] for r in load_records(tier))
     assert set(splits) == {"train", "iid", "test"}
     assert splits["train"] >= 200
     assert splits["iid"] + splits["test"] >= 120
     assert splits["iid"] >= 50 and splits["test"] >= 50
 
 
-def test_test_families_are_new_and_iid_families_are_train_families() -> None:
+@pytest.mark.parametrize("tier", TIERS)
+def test_test_families_are_new_and_iid_families_are_train_families(tier: str) -> None:
     families: dict[str, set[str]] = {"train": set(), "iid": set(), "test": set()}
-    for r in RECORDS:
+    for r in load_records(tier):
         families[r["split"]].add(r["metadata"]["family"])
     assert families["test"].isdisjoint(families["train"] | families["iid"])
     assert families["iid"] <= families["train"]
     assert len(families["test"]) >= 10
 
 
-def test_records_are_one_line_functions_with_enough_tests() -> None:
-    ids = Counter(r["id"] for r in RECORDS)
+@pytest.mark.parametrize("tier", TIERS)
+def test_records_are_one_line_functions_with_enough_tests(tier: str) -> None:
+    records = load_records(tier)
+    ids = Counter(r["id"] for r in records)
     assert [i for i, n in ids.items() if n > 1] == []
-    for r in RECORDS:
-        assert r["source"] == "bundled:core" and r["test_style"] == "functional", r["id"]
+    for r in records:
+        assert r["source"] == f"bundled:{tier}" and r["test_style"] == "functional", r["id"]
         assert len(r["public_tests"]) >= 3 and len(r["private_tests"]) >= 5, r["id"]
         assert r["solution"].count("\n") == 2 and "    return " in r["solution"], r["id"]
         assert f"`{r['fn_name']}(" in r["statement"] and "For example" in r["statement"], r["id"]
 
 
-def test_calibrated_problems_lie_in_the_zone() -> None:
-    measured = [r for r in RECORDS if "calibration" in r["metadata"]]
+@pytest.mark.parametrize("tier", TIERS)
+def test_calibrated_problems_lie_in_the_zone(tier: str) -> None:
+    records = load_records(tier)
+    measured = [r for r in records if "calibration" in r["metadata"]]
+    if tier == "zone":
+        assert len(measured) == len(records)
     for r in measured:
         c = r["metadata"]["calibration"]
-        assert c["n"] > 0 and LOW <= c["passes"] / c["n"] <= HIGH, r["id"]
+        assert c["n"] >= (8 if tier == "zone" else 1), r["id"]
+        assert LOW <= c["passes"] / c["n"] <= HIGH, r["id"]
 
 
-def test_sets_resolve_by_name() -> None:
-    test = load_problems("bundled:core-test")
-    iid = load_problems("bundled:core-iid")
-    train = load_problems("bundled:core", split="train")
+@pytest.mark.parametrize("tier", TIERS)
+def test_sets_resolve_by_name(tier: str) -> None:
+    test = load_problems(f"bundled:{tier}-test")
+    iid = load_problems(f"bundled:{tier}-iid")
+    train = load_problems(f"bundled:{tier}", split="train")
     assert {p.split for p in test} == {"test"} and {p.split for p in iid} == {"iid"}
-    assert len(test) + len(iid) + len(train) == len(RECORDS)
+    assert len(test) + len(iid) + len(train) == len(load_records(tier))
 
 
-def test_the_generator_reproduces_the_committed_file() -> None:
+def test_zone_problems_of_core_families_equal_the_core_problems() -> None:
+    # the zone tier's problems of core families are the core build's problems (same tests)
+    core = {r["id"]: r for r in load_records("core")}
+    for r in load_records("zone"):
+        if r["id"] in core:
+            assert r["public_tests"] == core[r["id"]]["public_tests"], r["id"]
+            assert r["split"] == core[r["id"]]["split"], r["id"]
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_the_generator_reproduces_the_committed_file(tier: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(BUILD), "--check"], capture_output=True, text=True, timeout=60
+        [sys.executable, str(BUILD), "--tier", tier, "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
 
 
-def test_references_pass_and_return_none_fails_in_the_sandbox() -> None:
+@pytest.mark.parametrize("tier", TIERS)
+def test_references_pass_and_return_none_fails_in_the_sandbox(tier: str) -> None:
     from mars2.sandbox import Sandbox
 
-    problems = load_problems("bundled:core")
+    problems = load_problems(f"bundled:{tier}")
     stub = "{}    return None\n"
     jobs = [(p.solution or "", p, "all") for p in problems]
     jobs += [(stub.format(p.starter_code), p, "all") for p in problems]

@@ -5,7 +5,7 @@ numbers, distances and limits, counting values in a list and zipped lists."""
 
 from __future__ import annotations
 
-from core_families import LISTS, CoreFamily
+from core_families import INTS, LISTS, NATURALS, PAIRS, WORD_LISTS, CoreFamily
 
 COUNT_LISTS = [*LISTS, [5, 5, 1], [1, 0, 1, 1], [3, 6, 9, 12], [11, 2, 30]]
 FAMILY_BOUNDED = CoreFamily("sums-with-a-bound", "train")
@@ -22,7 +22,7 @@ for fn, expr, returns in [
 ]:  # fmt: skip
     FAMILY_BOUNDED.line(fn, "xs", expr, returns, COUNT_LISTS)
 
-THRESHOLD_INTS = [4, 0, -3, 7, 10, 1, -8, 25, 100, 13, 56, 9, 2, 6, 20, 5, 3, 16]
+THRESHOLD_INTS = [*INTS, 2, 6, 20, 5, 3, 16]
 FAMILY_THRESHOLDS = CoreFamily("threshold-tests", "train")
 for fn, expr, returns in [
     ("greater_than_seven", "x > 7", "True if the integer `x` is greater than 7, and False otherwise"),
@@ -51,18 +51,6 @@ for fn, expr, returns in [
 ]:  # fmt: skip
     FAMILY_EACH.line(fn, "xs", expr, returns, LISTS)
 
-WORDS = [
-    ["apple", "kiwi", "banana"],
-    [],
-    ["a"],
-    ["hello", "world"],
-    ["Red", "green", "BLUE"],
-    ["one", "two", "three", "four"],
-    ["x", "yy", "zzz"],
-    ["Sun", "moon"],
-    ["code", "is", "fun"],
-    ["longword"],
-]
 FAMILY_WORD_DICTS = CoreFamily("word-dictionaries", "train")
 for fn, expr, returns in [
     ("reversed_word_dict", "{w: w[::-1] for w in words}", "a dictionary mapping every string of the list `words` to the same string reversed"),
@@ -73,7 +61,7 @@ for fn, expr, returns in [
     ("is_long_dict", "{w: len(w) > 3 for w in words}", "a dictionary mapping every string of the list `words` to True if it has more than 3 characters, else False"),
     ("starts_upper_dict", "{w: w[0].isupper() for w in words}", "a dictionary mapping every (non-empty) string of the list `words` to True if its first character is upper case, else False"),
 ]:  # fmt: skip
-    FAMILY_WORD_DICTS.line(fn, "words", expr, returns, WORDS)
+    FAMILY_WORD_DICTS.line(fn, "words", expr, returns, WORD_LISTS)
 FAMILY_WORD_DICTS.line(
     "two_entry_dict", "a, b", "{a: 1, b: 2}",
     "a dictionary mapping the string `a` to 1 and the different string `b` to 2",
@@ -85,7 +73,7 @@ FAMILY_WORD_DICTS.line(
     [(["a", "b"], ["x", "y"]), ([], []), (["k"], ["v"]), (["one", "two", "three"], ["1", "2", "3"]), (["red"], ["rot"]), (["up", "down"], ["u", "d"]), (["cat", "dog"], ["c", "d"]), (["p", "q", "r"], ["z", "y", "x"])],
 )  # fmt: skip
 
-NATURALS = [4, 0, 7, 10, 1, 25, 100, 13, 38, 6, 421, 99, 18, 36, 12, 54, 9, 8]
+MORE_NATURALS = [*NATURALS, 18, 36, 12, 54, 9, 8]
 FAMILY_QUOTIENTS = CoreFamily("quotients-and-remainders", "train")
 for fn, expr, returns in [
     ("remainder_by_six", "x % 6", "the remainder of the non-negative integer `x` divided by 6 (`x % 6`)"),
@@ -99,9 +87,9 @@ for fn, expr, returns in [
     ("is_multiple_of_nine", "x % 9 == 0", "True if the integer `x` is divisible by 9, and False otherwise"),
     ("is_multiple_of_twelve", "x % 12 == 0", "True if the integer `x` is divisible by 12, and False otherwise"),
 ]:  # fmt: skip
-    FAMILY_QUOTIENTS.line(fn, "x", expr, returns, NATURALS)
+    FAMILY_QUOTIENTS.line(fn, "x", expr, returns, MORE_NATURALS)
 
-CHECK_PAIRS = [(3, 4), (0, 5), (-2, 7), (10, 10), (6, -3), (1, 1), (-4, -9), (12, 5), (2, 9), (-5, 5), (4, 3), (7, 0), (3, -3), (8, 4), (5, 15), (8, 7), (1, 0), (0, 0), (-6, 2)]  # fmt: skip
+CHECK_PAIRS = [*PAIRS, (4, 3), (7, 0), (3, -3), (8, 4), (5, 15), (8, 7), (1, 0), (0, 0), (-6, 2)]
 FAMILY_PAIR_TESTS = CoreFamily("number-pair-tests", "train")
 for fn, expr, returns in [
     ("is_one_more", "a == b + 1", "True if the integer `a` is exactly 1 more than the integer `b`, else False"),
@@ -116,7 +104,7 @@ for fn, expr, returns in [
 ]:  # fmt: skip
     FAMILY_PAIR_TESTS.line(fn, "a, b", expr, returns, CHECK_PAIRS)
 
-BOUND_INTS = [4, 0, -3, 7, 10, 1, -8, 25, 100, 13, 56, 9, 2, 3, 50]
+BOUND_INTS = [*INTS, 2, 3, 50]
 FAMILY_LIMITS = CoreFamily("distances-and-limits", "train")
 for fn, expr, returns in [
     ("distance_from_two", "abs(x - 2)", "how far the integer `x` is from 2: the absolute value of `x - 2`"),

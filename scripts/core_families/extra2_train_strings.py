@@ -5,7 +5,7 @@ joining word lists and length or start checks."""
 
 from __future__ import annotations
 
-from core_families import CoreFamily
+from core_families import INTS, WORD_LISTS, WORDS_TEXT, CoreFamily
 
 BASES = ["play", "help", "", "jump", "kind", "Go", "read", "x y", "OK", "cook"]
 FAMILY_SUFFIXES = CoreFamily("word-suffixes", "train")
@@ -39,7 +39,7 @@ for fn, text in [
     kind = "character" if len(text) == 1 else "string"
     FAMILY_ROWS.line(fn, "n", f"{text!r} * n", f"a string made of the {kind} {text!r} repeated `n` times", COUNTS)  # fmt: skip
 
-NUMBERS = [4, 0, -3, 7, 10, 1, -8, 25, 100, 13, 56, 9, 150, 20, 101, 230]
+NUMBERS = [*INTS, 150, 20, 101, 230]
 FAMILY_LABELS = CoreFamily("two-label-answers", "train")
 for fn, expr, returns in [
     ("many_or_few", "'many' if x > 100 else 'few'", "'many' if the integer `x` is greater than 100 and 'few' otherwise"),
@@ -96,7 +96,7 @@ FAMILY_JOINS.line(
     [("abc", "cd"), ("", "x"), ("hello", "hi"), ("a", ""), ("key", "value"), ("Go", "now"), ("x", "y"), ("red", "Blue"), ("12345", "34")],
 )  # fmt: skip
 
-TEXTS = ["hello", "Python", "a b c", "Data 42", "racecar", "XyZ", "banana", "Go now!", "tick tock", "A", "ok"]  # fmt: skip
+TEXTS = [*WORDS_TEXT, "ok"]
 FAMILY_HEADS = CoreFamily("heads-and-tails", "train")
 for fn, expr, returns in [
     ("last_four_chars", "s[-4:]", "the last 4 characters of the string `s` (all of `s` if it is shorter)"),
@@ -169,18 +169,6 @@ FAMILY_INNER.line(
     ["hello", "Python", "a b c", "Data 42", "racecar", "XyZ", "banana", "Go now!", "ab", "A"],
 )  # fmt: skip
 
-WORDS = [
-    ["apple", "kiwi", "banana"],
-    [],
-    ["a"],
-    ["hello", "world"],
-    ["Red", "green", "BLUE"],
-    ["one", "two", "three", "four"],
-    ["x", "yy", "zzz"],
-    ["Sun", "moon"],
-    ["code", "is", "fun"],
-    ["longword"],
-]
 FAMILY_PER_WORD = CoreFamily("per-word-changes", "train")
 for fn, expr, returns in [
     ("words_with_question_mark", "[w + '?' for w in words]", "a new list with '?' added at the end of every string of the list `words`"),
@@ -193,7 +181,7 @@ for fn, expr, returns in [
     ("upper_last_letters", "[w[-1].upper() for w in words]", "a list with the last character of every (non-empty) string of the list `words`, in upper case"),
     ("first_and_last_letters", "[w[0] + w[-1] for w in words]", "a list with, for every (non-empty) string of the list `words`, its first character followed by its last character"),
 ]:  # fmt: skip
-    FAMILY_PER_WORD.line(fn, "words", expr, returns, WORDS)
+    FAMILY_PER_WORD.line(fn, "words", expr, returns, WORD_LISTS)
 
 FAMILY_WORD_JOINS = CoreFamily("joining-word-lists", "train")
 for fn, expr, returns in [
@@ -207,7 +195,7 @@ for fn, expr, returns in [
     ("words_longer_than_five", "[w for w in words if len(w) > 5]", "a new list with the strings of the list `words` that have more than 5 characters"),
     ("words_of_length_three", "[w for w in words if len(w) == 3]", "a new list with the strings of the list `words` that have exactly 3 characters"),
 ]:  # fmt: skip
-    FAMILY_WORD_JOINS.line(fn, "words", expr, returns, WORDS)
+    FAMILY_WORD_JOINS.line(fn, "words", expr, returns, WORD_LISTS)
 
 LENGTH_TEXTS = [
     "hello", "", "cat", "Python", "a b c", "Data 42", "bee", "XyZ", "banana", "Go now!", "tick tock", "A",

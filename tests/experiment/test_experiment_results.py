@@ -9,8 +9,10 @@ import pytest
 from experiment_fakes import experiment_file, finish, outcome
 
 from mars2.errors import UserError
+from mars2.evaluation import record
+from mars2.evaluation.protocol import protocol
 from mars2.experiment import collect, load_experiment, markdown, plan, write
-from mars2.experiment.results import seed_average, tokens_generated
+from mars2.experiment.results import first_eval, seed_average, tokens_generated
 
 
 @pytest.fixture
@@ -107,3 +109,58 @@ def test_evaluations_of_other_problems_are_not_tabulated_together(tmp_path: Path
     finish(runs[1], [outcome("p1", 0)], checksum="sha256:other")
     with pytest.raises(UserError, match="evaluated differently \\(problems_checksum\\)"):
         collect(experiment, runs)
+
+
+def test_the_change_during_training_is_paired_per_problem_and_against_the_reference(
+    tmp_path: Path,
+) -> None:
+    """grpo: p1 0 -> 1 in seed 0, 0 -> 0 in seed 1; mcts: p1 0 -> 1 and p2 1 -> 1 in both seeds
+    (step-0 evaluations written beside the final ones)."""
+    experiment = load_experiment(experiment_file(tmp_path))
+    runs = {(r.arm.name, r.seed): r for r in plan(experiment, tmp_path / "out")}
+    first = {
+        ("grpo", 0): [outcome("p1", 0), outcome("p2", 0)],
+        ("grpo", 1): [outcome("p1", 0), outcome("p2", 0)],
+        ("mcts", 0): [outcome("p1", 0), outcome("p2", 1)],
+        ("mcts", 1): [outcome("p1", 0), outcome("p2", 1)],
+    }
+    last = {
+        ("grpo", 0): [outcome("p1", 1), outcome("p2", 0)],
+        ("grpo", 1): [outcome("p1", 0), outcome("p2", 0)],
+        ("mcts", 0): [outcome("p1", 1), outcome("p2", 1)],
+        ("mcts", 1): [outcome("p1", 1), outcome("p2", 1)],
+    }
+    for key, outcomes in last.items():
+        finish(runs[key], outcomes)
+        step0 = record.build(
+            label="step_000000",
+            proto=protocol(runs[key].config),
+            seed=runs[key].seed,
+            problems_checksum="sha256:fake",
+            members=[],
+            outcomes=first[key],
+            resamples=200,
+        )
+        record.write(first_eval(runs[key]), step0)
+    finish(runs["base", 0], [outcome("p1", 0), outcome("p2", 0)])
+    results = collect(experiment, list(runs.values()), resamples=2000)
+    arms = {a["name"]: a for a in results["arms"]}
+    # grpo per problem change: p1 (1 + 0) / 2 - 0 = 0.5, p2 0 -> mean 0.25
+    assert arms["grpo"]["gain"]["pass@1"]["diff"] == pytest.approx(0.25)
+    # mcts: p1 1 - 0 = 1, p2 1 - 1 = 0 -> mean 0.5; sign flips of (1, 0): p = 1
+    assert arms["mcts"]["gain"]["pass@1"]["diff"] == pytest.approx(0.5)
+    assert arms["mcts"]["gain"]["pass@1"]["p"] == pytest.approx(1.0)
+    # mcts change - grpo change per problem: p1 1 - 0.5, p2 0 - 0 -> 0.25
+    assert arms["mcts"]["gain_vs_reference"]["pass@1"]["diff"] == pytest.approx(0.25)
+    assert arms["grpo"]["gain_vs_reference"] is None
+    assert arms["base"]["gain"] is None and arms["base"]["gain_vs_reference"] is None
+    text = markdown(results)
+    assert "Change during training" in text
+    assert "| mcts | +0.500 [+0.000, +1.000] p=1.000 |" in text
+    assert "| base |" not in text.split("Change during training")[1]
+
+
+def test_runs_without_a_step_0_evaluation_have_no_change(finished) -> None:  # type: ignore[no-untyped-def]
+    arms, _ = finished
+    assert arms["mcts"]["gain"] is None and arms["mcts"]["gain_vs_reference"] is None
+    assert "Change during training" not in markdown(arms["_all"])

@@ -166,7 +166,7 @@ def print_plan(runs: list[Any], out: Path) -> None:
 
 
 def print_results(results: dict[str, Any]) -> None:
-    from mars2.experiment.results import difference_rows, metric_rows
+    from mars2.experiment.results import difference_rows, gain_rows, metric_rows
 
     title = results["experiment"] + (" --quick" if results["quick"] else "")
     head, body = metric_rows(results)
@@ -182,6 +182,16 @@ def print_results(results: dict[str, Any]) -> None:
             *head,
             title=f"paired differences: arm - {results['reference']}",
             caption="paired bootstrap over the shared problems; p: sign-flip permutation test",
+        )
+        for row in body:
+            table.add_row(*(escape(cell) for cell in row))
+        console.print(table)
+    head, body = gain_rows(results)
+    if body:
+        table = Table(
+            *head,
+            title="change during training: final - step-0 evaluation",
+            caption=f"paired per problem; Δ: the change minus {results['reference']}'s",
         )
         for row in body:
             table.add_row(*(escape(cell) for cell in row))

@@ -89,6 +89,25 @@ def paired(
     }
 
 
+def first_eval(run: PlannedRun) -> Path:
+    """A training run's evaluation before its first update (step 0)."""
+    return run.folder / "evals" / "step_000000" / "eval.json"
+
+
+def gains(runs: Sequence[PlannedRun], resamples: int) -> tuple[dict[str, Any] | None, Values]:
+    """Over the training runs that have a step-0 evaluation: each metric's change from it to the
+    final evaluation, paired per problem on the seed-averaged values (paired bootstrap, sign-flip
+    p), and the per-problem changes themselves."""
+    had = [r for r in runs if not r.arm.eval_only and first_eval(r).is_file()]
+    if not had:
+        return None, {}
+    before = seed_average([problem_values(eval_record.read(first_eval(r))) for r in had])
+    after = seed_average([problem_values(eval_record.read(r.final_eval)) for r in had])
+    shared = [p for p in before if p in after]
+    change = {p: {m: after[p][m] - before[p][m] for m in METRICS} for p in shared}
+    return paired({p: before[p] for p in shared}, after, resamples), change
+
+
 def _check_protocols(experiment: Experiment, records: dict[str, dict[str, Any]]) -> None:
     """Every finished run's eval.json has the first one's protocol and problems (but for the
     fields allowed to differ); else a UserError naming the run and the fields."""
@@ -105,12 +124,14 @@ def _check_protocols(experiment: Experiment, records: dict[str, dict[str, Any]])
 
 def _arm_entry(
     arm: Arm, runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]], resamples: int
-) -> tuple[dict[str, Any], Values]:
-    """One arm's part of results.json (all but `vs_reference`) and its seed-averaged values."""
+) -> tuple[dict[str, Any], Values, Values]:
+    """One arm's part of results.json (all but the comparisons with the reference), its
+    seed-averaged values and their per-problem changes during training."""
     planned = [r for r in runs if r.arm.name == arm.name]
     mine = [r for r in planned if str(r.folder) in records]
     seeds = [r.seed for r in mine]
     values = seed_average([problem_values(records[str(r.folder)]) for r in mine])
+    gain, change = gains(mine, resamples)
     tokens = [tokens_generated(r.folder) for r in mine]
     entry = {
         "name": arm.name,
@@ -120,6 +141,7 @@ def _arm_entry(
         "missing_seeds": [r.seed for r in planned if r.seed not in seeds],
         "problems": len(values),
         "metrics": arm_metrics(values, resamples) if mine else None,
+        "gain": gain,
         "per_seed": {
             m: [records[str(r.folder)]["metrics"][m]["value"] for r in mine] for m in METRICS
         },
@@ -127,7 +149,7 @@ def _arm_entry(
         "planned_nodes": 0 if arm.eval_only or not planned else planned_nodes(planned[0].config),
         "runs": [{"seed": r.seed, "dir": str(r.folder), "eval": str(r.final_eval)} for r in mine],
     }
-    return entry, values
+    return entry, values, change
 
 
 def collect(
@@ -140,15 +162,23 @@ def collect(
     records = {str(r.folder): eval_record.read(r.final_eval) for r in runs if r.finished()}
     if records:
         _check_protocols(experiment, records)
-    arms, values = [], {}
+    arms: list[dict[str, Any]] = []
+    values: dict[str, Values] = {}
+    changes: dict[str, Values] = {}
     for arm in experiment.arms:
-        entry, values[arm.name] = _arm_entry(arm, runs, records, resamples)
+        entry, values[arm.name], changes[arm.name] = _arm_entry(arm, runs, records, resamples)
         arms.append(entry)
-    reference = values[experiment.reference]
+    reference, reference_change = values[experiment.reference], changes[experiment.reference]
     for entry in arms:
-        own = values[entry["name"]]
-        comparable = reference and own and entry["name"] != experiment.reference
-        entry["vs_reference"] = paired(reference, own, resamples) if comparable else None
+        own, change = values[entry["name"]], changes[entry["name"]]
+        other = entry["name"] != experiment.reference
+        entry["vs_reference"] = (
+            paired(reference, own, resamples) if reference and own and other else None
+        )
+        comparable = reference_change and change and other
+        entry["gain_vs_reference"] = (
+            paired(reference_change, change, resamples) if comparable else None
+        )
     first = next(iter(records.values()), None)
     return {
         "experiment": str(experiment.path),
@@ -226,6 +256,30 @@ def difference_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]
     return head, body
 
 
+def gain_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Each training arm's change from its step-0 to its final evaluation, and that change minus
+    the reference arm's, as text."""
+    reference = results["reference"]
+    head = [
+        "arm",
+        *(f"{LABELS[m]} last − first" for m in METRICS),
+        *(f"Δ vs {reference}'s change ({LABELS[m]})" for m in METRICS),
+    ]
+    body = []
+    for arm in results["arms"]:
+        if arm.get("gain") is None:
+            continue
+        versus = arm.get("gain_vs_reference")
+        body.append(
+            [
+                arm["name"],
+                *(_difference(arm["gain"][m]) for m in METRICS),
+                *(_difference(versus[m] if versus else None) for m in METRICS),
+            ]
+        )
+    return head, body
+
+
 def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
     return [
         "| " + " | ".join(head) + " |",
@@ -253,6 +307,17 @@ def markdown(results: dict[str, Any]) -> str:
         "`tokens/generated` summed over training, mean per seed, beside the nodes the config "
         "plans (steps × problems per step × tree budget or GRPO group size).",
     ]
+    head, body = gain_rows(results)
+    if body:
+        lines += [
+            "",
+            "Change during training: per problem, the final evaluation minus the step-0 one "
+            "(both averaged over the seeds), paired bootstrap and sign-flip p-value; then that "
+            f"change minus {results['reference']}'s, per problem. Unlike the Δ above it does not "
+            "depend on where an arm starts (a team with another model starts elsewhere).",
+            "",
+            *_markdown_table(head, body),
+        ]
     if results["allowed_differences"]:
         lines.append(
             "\nThe arms' evaluation protocols may differ in: "

@@ -165,34 +165,34 @@ def print_plan(runs: list[Any], out: Path) -> None:
     console.print(table)
 
 
+def _print_table(head: list[str], body: list[list[str]], title: str, caption: str) -> None:
+    table = Table(*head, title=title, caption=caption)
+    for row in body:
+        table.add_row(*(escape(cell) for cell in row))
+    console.print(table)
+
+
 def print_results(results: dict[str, Any]) -> None:
     from mars2.experiment.results import difference_rows, gain_rows, metric_rows
 
     title = results["experiment"] + (" --quick" if results["quick"] else "")
-    head, body = metric_rows(results)
-    table = Table(
-        *head, title=title, caption="95% CI: bootstrap over problems of seed-averaged values"
+    reference = results["reference"]
+    _print_table(
+        *metric_rows(results), title, "95% CI: bootstrap over problems of seed-averaged values"
     )
-    for row in body:
-        table.add_row(*(escape(cell) for cell in row))
-    console.print(table)
     head, body = difference_rows(results)
     if body:
-        table = Table(
-            *head,
-            title=f"paired differences: arm - {results['reference']}",
-            caption="paired bootstrap over the shared problems; p: sign-flip permutation test",
+        _print_table(
+            head,
+            body,
+            f"paired differences: arm - {reference}",
+            "paired bootstrap over the shared problems; p: sign-flip permutation test",
         )
-        for row in body:
-            table.add_row(*(escape(cell) for cell in row))
-        console.print(table)
     head, body = gain_rows(results)
     if body:
-        table = Table(
-            *head,
-            title="change during training: final - step-0 evaluation",
-            caption=f"paired per problem; Δ: the change minus {results['reference']}'s",
+        _print_table(
+            head,
+            body,
+            "change during training: final - step-0 evaluation",
+            f"paired per problem; Δ: the change minus {reference}'s",
         )
-        for row in body:
-            table.add_row(*(escape(cell) for cell in row))
-        console.print(table)

@@ -7,7 +7,9 @@ problems every seed evaluated, with a percentile-bootstrap 95% interval resampli
 difference arm - reference pairs the two arms' seed-averaged values problem by problem over the
 problems both have: paired-bootstrap 95% interval and sign-flip p-value (evaluation/stats.py).
 Seed-to-seed variation enters through the per-problem averages; with 3 seeds it is not a separate
-interval. No torch.
+interval. For training runs that kept their step-0 evaluation, the change during training (final
+- step 0, per problem, seed-averaged) is paired the same way, and so is its difference from the
+reference arm's change. No torch.
 """
 
 from __future__ import annotations

@@ -52,6 +52,22 @@ def outcome(problem: str, passed: int, any_passed: int | None = None) -> Problem
     )
 
 
+def write_eval(
+    run: PlannedRun, path: Path, outcomes: Sequence[ProblemOutcome], checksum: str = "sha256:fake"
+) -> None:
+    """An eval.json of `run`'s protocol at `path` (labelled by its step folder)."""
+    evaluation = record.build(
+        label=path.parent.name,
+        proto=protocol(run.config),
+        seed=run.seed,
+        problems_checksum=checksum,
+        members=[],
+        outcomes=list(outcomes),
+        resamples=200,
+    )
+    record.write(path, evaluation)
+
+
 def finish(
     run: PlannedRun,
     outcomes: Sequence[ProblemOutcome],
@@ -63,16 +79,7 @@ def finish(
     from mars2.experiment.runner import prepare
 
     prepare(run)
-    evaluation = record.build(
-        label=run.final_eval.parent.name,
-        proto=protocol(run.config),
-        seed=run.seed,
-        problems_checksum=checksum,
-        members=[],
-        outcomes=list(outcomes),
-        resamples=200,
-    )
-    record.write(run.final_eval, evaluation)
+    write_eval(run, run.final_eval, outcomes, checksum)
     if run.arm.eval_only:
         return
     steps = tokens or [10] * run.final_step

@@ -6,13 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from experiment_fakes import experiment_file, finish, outcome
+from experiment_fakes import experiment_file, finish, outcome, write_eval
 
 from mars2.errors import UserError
-from mars2.evaluation import record
-from mars2.evaluation.protocol import protocol
 from mars2.experiment import collect, load_experiment, markdown, plan, write
-from mars2.experiment.results import first_eval, seed_average, tokens_generated
+from mars2.experiment.results import seed_average, tokens_generated
 
 
 @pytest.fixture
@@ -132,16 +130,7 @@ def test_the_change_during_training_is_paired_per_problem_and_against_the_refere
     }
     for key, outcomes in last.items():
         finish(runs[key], outcomes)
-        step0 = record.build(
-            label="step_000000",
-            proto=protocol(runs[key].config),
-            seed=runs[key].seed,
-            problems_checksum="sha256:fake",
-            members=[],
-            outcomes=first[key],
-            resamples=200,
-        )
-        record.write(first_eval(runs[key]), step0)
+        write_eval(runs[key], runs[key].first_eval, first[key])
     finish(runs["base", 0], [outcome("p1", 0), outcome("p2", 0)])
     results = collect(experiment, list(runs.values()), resamples=2000)
     arms = {a["name"]: a for a in results["arms"]}

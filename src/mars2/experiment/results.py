@@ -91,23 +91,19 @@ def paired(
     }
 
 
-def first_eval(run: PlannedRun) -> Path:
-    """A training run's evaluation before its first update (step 0)."""
-    return run.folder / "evals" / "step_000000" / "eval.json"
-
-
-def gains(runs: Sequence[PlannedRun], resamples: int) -> tuple[dict[str, Any] | None, Values]:
-    """Over the training runs that have a step-0 evaluation: each metric's change from it to the
-    final evaluation, paired per problem on the seed-averaged values (paired bootstrap, sign-flip
-    p), and the per-problem changes themselves."""
-    had = [r for r in runs if not r.arm.eval_only and first_eval(r).is_file()]
+def gains(
+    runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]], resamples: int
+) -> tuple[dict[str, Any] | None, Values]:
+    """Over the finished training runs (final evaluations in `records`) that have a step-0
+    evaluation: each metric's change from it to the final evaluation, paired per problem on the
+    seed-averaged values (paired bootstrap, sign-flip p), and the per-problem changes themselves."""
+    had = [r for r in runs if not r.arm.eval_only and r.first_eval.is_file()]
     if not had:
         return None, {}
-    before = seed_average([problem_values(eval_record.read(first_eval(r))) for r in had])
-    after = seed_average([problem_values(eval_record.read(r.final_eval)) for r in had])
-    shared = [p for p in before if p in after]
-    change = {p: {m: after[p][m] - before[p][m] for m in METRICS} for p in shared}
-    return paired({p: before[p] for p in shared}, after, resamples), change
+    before = seed_average([problem_values(eval_record.read(r.first_eval)) for r in had])
+    after = seed_average([problem_values(records[str(r.folder)]) for r in had])
+    change = {p: {m: after[p][m] - before[p][m] for m in METRICS} for p in before if p in after}
+    return paired(before, after, resamples), change
 
 
 def _check_protocols(experiment: Experiment, records: dict[str, dict[str, Any]]) -> None:
@@ -133,7 +129,7 @@ def _arm_entry(
     mine = [r for r in planned if str(r.folder) in records]
     seeds = [r.seed for r in mine]
     values = seed_average([problem_values(records[str(r.folder)]) for r in mine])
-    gain, change = gains(mine, resamples)
+    gain, change = gains(mine, records, resamples)
     tokens = [tokens_generated(r.folder) for r in mine]
     entry = {
         "name": arm.name,

@@ -36,9 +36,17 @@ class PlannedRun:
     def final_step(self) -> int:
         return 0 if self.arm.eval_only else self.config.train.steps
 
+    def eval_file(self, step: int) -> Path:
+        return self.folder / "evals" / f"step_{step:06d}" / "eval.json"
+
     @property
     def final_eval(self) -> Path:
-        return self.folder / "evals" / f"step_{self.final_step:06d}" / "eval.json"
+        return self.eval_file(self.final_step)
+
+    @property
+    def first_eval(self) -> Path:
+        """A training run's evaluation before its first update (step 0)."""
+        return self.eval_file(0)
 
     @property
     def log(self) -> Path:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from mars2 import paths
+
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = str(ROOT / "configs" / "smoke.yaml")
 SETTINGS = [
@@ -22,7 +24,13 @@ SETTINGS = [
 
 
 def mars2(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(home)}  # a private ~/.cache/mars2 (models, evals)
+    """Run `mars2` with a cache of evaluations of its own (the base-cache check below counts on
+    it) and the session's converted models."""
+    cache = home / "cache"
+    if not cache.exists():
+        cache.mkdir()
+        (cache / "models").symlink_to(paths.cache_dir() / "models", target_is_directory=True)
+    env = {**os.environ, paths.CACHE_ENV: str(cache)}
     cmd = [sys.executable, "-m", "mars2", *argv]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
 

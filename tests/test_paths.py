@@ -1,0 +1,25 @@
+"""mars2's cache folder: $MARS2_CACHE when set, else ~/.cache/mars2; the test session's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mars2 import paths
+from mars2.evaluation import cache
+
+
+def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path / "shared"))
+    assert paths.cache_dir() == tmp_path / "shared"
+    assert cache.root() == tmp_path / "shared" / "evals"
+    monkeypatch.delenv(paths.CACHE_ENV)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert paths.cache_dir() == tmp_path / "home" / ".cache" / "mars2"
+
+
+def test_the_test_session_never_caches_into_the_users_folder(private_cache: Path) -> None:
+    assert paths.cache_dir() == private_cache
+    assert cache.root().parent == private_cache
+    assert (private_cache / "models").is_symlink()

@@ -34,14 +34,16 @@ class MetricsLogger:
                 ) from None
             self.wandb = wandb.init(project=wandb_project, dir=str(run_dir))
 
-    def truncate_after(self, step: int) -> None:
-        """Drop lines of steps > `step` (logged after the checkpoint a resumed run restarts from)."""
+    def keep_before(self, step: int) -> None:
+        """Drop the lines of steps >= `step`, the first step a (re)started run logs: those written
+        after the checkpoint it restarts from, or the step-0 evaluation of a run restarted
+        before its first checkpoint (evaluated again), so no step appears twice."""
         if not self.path.is_file():
             return
         keep = [
             line
             for line in self.path.read_text().splitlines()
-            if line.strip() and json.loads(line).get("step", -1) <= step
+            if line.strip() and json.loads(line).get("step", -1) < step
         ]
         self.path.write_text("".join(f"{line}\n" for line in keep))
 

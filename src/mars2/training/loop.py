@@ -351,7 +351,7 @@ class Trainer:
             tensorboard=config.output.tensorboard,
             wandb_project=config.output.wandb_project,
         )
-        logger.truncate_after(self.step)
+        logger.keep_before(self.step + 1 if self.step else 0)
         loop = asyncio.new_event_loop()
         last: dict[str, Any] = {}
         try:

@@ -19,7 +19,10 @@ def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.M
     assert paths.cache_dir() == tmp_path / "home" / ".cache" / "mars2"
 
 
-def test_the_test_session_never_caches_into_the_users_folder(private_cache: Path) -> None:
-    assert paths.cache_dir() == private_cache
-    assert cache.root().parent == private_cache
-    assert (private_cache / "models").is_symlink()
+def test_the_test_session_never_caches_into_the_users_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # $MARS2_CACHE is the session's folder (tests/conftest.py) or, after the agents tests ran in
+    # this process, theirs: a temporary folder either way.
+    assert paths.cache_dir().is_relative_to(tmp_path_factory.getbasetemp())
+    assert cache.root().parent == paths.cache_dir()

@@ -13,10 +13,11 @@ from mars2 import paths
 
 @pytest.fixture(scope="session")
 def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Point mars2's cache at a temporary folder for the whole session."""
-    cache = tmp_path_factory.mktemp("mars2-cache")
+    """Point mars2's cache ($MARS2_CACHE) at an empty temporary folder for the rest of the
+    session: the agents tests build their models into it from scratch."""
+    cache = tmp_path_factory.mktemp("mars2-models")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(paths, "cache_dir", lambda: cache)
+        mp.setenv(paths.CACHE_ENV, str(cache))
         yield cache
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,22 +12,30 @@ import pytest
 from mars2 import paths
 
 
+def cache_sharing_models(folder: Path) -> Path:
+    """A mars2 cache folder at `folder` with no evaluations of its own, its `models/` a link to
+    the current cache's (a model is converted once per machine)."""
+    models = paths.cache_dir() / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "models").symlink_to(models, target_is_directory=True)
+    return folder
+
+
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Each test process caches evaluations in its own temporary folder ($MARS2_CACHE, which the
-    `mars2` subprocesses inherit), never in the user's ~/.cache/mars2/evals. Converted models
-    are still shared with the user's cache (a link), so a model is converted once per machine."""
-    user_models = paths.cache_dir() / "models"
-    user_models.mkdir(parents=True, exist_ok=True)
-    cache = tmp_path_factory.mktemp("mars2-cache")
-    (cache / "models").symlink_to(user_models, target_is_directory=True)
-    before = os.environ.get(paths.CACHE_ENV)
-    os.environ[paths.CACHE_ENV] = str(cache)
-    yield cache
-    if before is None:
-        os.environ.pop(paths.CACHE_ENV, None)
-    else:
-        os.environ[paths.CACHE_ENV] = before
+    `mars2` subprocesses inherit), never in the user's ~/.cache/mars2/evals."""
+    cache = cache_sharing_models(tmp_path_factory.mktemp("mars2-cache"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(paths.CACHE_ENV, str(cache))
+        yield cache
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path) -> Path:
+    """A cache of evaluations for this test alone (models shared), for tests that count hits."""
+    return cache_sharing_models(tmp_path / "cache")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -23,14 +23,8 @@ SETTINGS = [
 ]
 
 
-def mars2(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    """Run `mars2` with a cache of evaluations of its own (the base-cache check below counts on
-    it) and the session's converted models."""
-    cache = home / "cache"
-    if not cache.exists():
-        cache.mkdir()
-        (cache / "models").symlink_to(paths.cache_dir() / "models", target_is_directory=True)
-    env = {**os.environ, paths.CACHE_ENV: str(cache)}
+def mars2(cache: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, paths.CACHE_ENV: str(cache)}  # evaluations cached for this test only
     cmd = [sys.executable, "-m", "mars2", *argv]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
 
@@ -41,9 +35,9 @@ def nodes(file: Path) -> list[tuple[str, int, str, float]]:
 
 
 @pytest.mark.slow
-def test_training_eval_equals_mars2_eval_and_agents_alone(tmp_path: Path) -> None:
+def test_training_eval_equals_mars2_eval_and_agents_alone(tmp_path: Path, own_cache: Path) -> None:
     run = tmp_path / "run"
-    done = mars2(tmp_path, "train", "--config", SMOKE, "--out", str(run), "train.steps=1",
+    done = mars2(own_cache, "train", "--config", SMOKE, "--out", str(run), "train.steps=1",
                  "eval.cache=false", *SETTINGS)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     rows = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
@@ -55,7 +49,7 @@ def test_training_eval_equals_mars2_eval_and_agents_alone(tmp_path: Path) -> Non
     assert (run / "evals" / "step_000000" / "eval-coder.json").is_file()
 
     out = tmp_path / "eval"
-    done = mars2(tmp_path, "eval", str(run), "--out", str(out), "eval.cache=false")
+    done = mars2(own_cache, "eval", str(run), "--out", str(out), "eval.cache=false")
     assert done.returncode == 0, done.stderr[-3000:]
     assert "95% CI" in done.stdout
     again = json.loads((out / "eval.json").read_text())
@@ -72,18 +66,18 @@ def test_training_eval_equals_mars2_eval_and_agents_alone(tmp_path: Path) -> Non
 
     # One agent alone, on request.
     coder = tmp_path / "coder"
-    done = mars2(tmp_path, "eval", str(run), "--agents", "coder", "--out", str(coder))
+    done = mars2(own_cache, "eval", str(run), "--agents", "coder", "--out", str(coder))
     assert done.returncode == 0, done.stderr[-3000:]
     record = json.loads((coder / "eval.json").read_text())
     assert [m["name"] for m in record["team"]] == ["coder"]
     assert not (coder / "eval-coder.json").exists()
-    bad = mars2(tmp_path, "eval", str(run), "--agents", "nobody")
+    bad = mars2(own_cache, "eval", str(run), "--agents", "nobody")
     assert bad.returncode == 2 and "coder, debugger" in bad.stderr
 
     # The base evaluation is computed once, then read from the cache (the run's config.yaml
     # says eval.cache: false, from the training command above).
     first = mars2(
-        tmp_path,
+        own_cache,
         "eval",
         str(run),
         "--base",
@@ -93,7 +87,7 @@ def test_training_eval_equals_mars2_eval_and_agents_alone(tmp_path: Path) -> Non
         "eval.cache=true",
     )
     second = mars2(
-        tmp_path,
+        own_cache,
         "eval",
         str(run),
         "--base",
@@ -107,6 +101,6 @@ def test_training_eval_equals_mars2_eval_and_agents_alone(tmp_path: Path) -> Non
     assert json.loads((tmp_path / "b2" / "metrics.json").read_text())["cached"] is True
     b1, b2 = (json.loads((tmp_path / b / "eval.json").read_text()) for b in ("b1", "b2"))
     assert b1["metrics"] == b2["metrics"] and b1["per_problem"] == b2["per_problem"]
-    compared = mars2(tmp_path, "compare", str(tmp_path / "b1"), str(run), "--json")
+    compared = mars2(own_cache, "compare", str(tmp_path / "b1"), str(run), "--json")
     assert compared.returncode == 0, compared.stderr[-3000:]
     assert set(json.loads(compared.stdout)["metrics"]) >= {"pass@1", "pass@1_mcts", "pass@n"}

@@ -1,5 +1,6 @@
 """Prompts: the generate and refine messages carry what design.md §4 says (and no hidden test);
-unknown roles are user errors; code extraction picks the last parsing block with fallbacks."""
+unknown roles are user errors; code extraction picks the first Python block with fallbacks, so a
+response cut at its first closing fence and the same response continued grade alike."""
 
 from __future__ import annotations
 
@@ -73,9 +74,11 @@ def test_system_prompt_override_and_unknown_role() -> None:
     ("text", "expected"),
     [
         ("Here:\n```python\ndef f():\n    return 1\n```\nDone.", "def f():\n    return 1\n"),
-        # the last block that parses wins; a broken last block falls back to the one before
-        ("```python\nx = 1\n```\n```python\nx = 2\n```", "x = 2\n"),
+        # the first Python block wins, whatever follows it
+        ("```python\nx = 1\n```\n```python\nx = 2\n```", "x = 1\n"),
         ("```python\nx = 1\n```\n```python\nx = (\n```", "x = 1\n"),
+        # a broken first block: its longest parsing prefix, not a later block
+        ("```python\nx = 1\ny = (\n```\n```python\nx = 2\n```", "x = 1\n"),
         # untagged and `py` blocks count; other languages do not
         ("```\ny = 3\n```", "y = 3\n"),
         ("```py\ny = 4\n```\n```text\nnot code at all\n```", "y = 4\n"),
@@ -84,13 +87,31 @@ def test_system_prompt_override_and_unknown_role() -> None:
         # no fence: the whole text, or the code from the first line that looks like Python
         ("def f():\n    return 2", "def f():\n    return 2\n"),
         ("Sure! Here it is.\ndef f():\n    return 3\nHope it helps", "def f():\n    return 3\n"),
-        # nothing parses: the last block as is, so the sandbox reports the syntax error
+        # nothing parses: the block as is, so the sandbox reports the syntax error
         ("```python\nx = (\n```", "x = (\n"),
+        ("```python\nx = (\n```\n```python\nx = 2\n```", "x = (\n"),
         ("", ""),
     ],
 )
 def test_extract_code(text: str, expected: str) -> None:
     assert extract_code(text) == expected
+
+
+SOLUTION = "```python\ndef sum_evens(xs):\n    return sum(x for x in xs if x % 2 == 0)\n```"
+TRAILERS = [
+    "",
+    "\n\nUsage:\n```python\nprint(sum_evens([1, 2, 3, 4]))\n```\n",
+    "\nExample:\n```python\nassert sum_evens([2]) == 2\n```\nOr as a test:\n```\nsum_evens([])\n```",
+    "\n```text\n6\n```\n```python\nprint(sum_evens(",  # cut at max tokens in a later block
+]
+
+
+@pytest.mark.parametrize("trailer", TRAILERS)
+def test_grading_does_not_depend_on_where_generation_stopped(trailer: str) -> None:
+    """A response cut at its first closing fence (`stop_at_fence`) and the same response with
+    usage or example blocks after it give the same program."""
+    assert extract_code("Sure:\n" + SOLUTION + trailer) == extract_code("Sure:\n" + SOLUTION)
+    assert extract_code(SOLUTION + trailer).startswith("def sum_evens(xs):")
 
 
 def test_prompts_module_does_not_import_torch() -> None:

@@ -60,6 +60,27 @@ def test_check_json_grades_in_input_order(
     assert [t["verdict"] for t in rows[1]["tests"]] == ["wrong", "pass", "wrong"]
 
 
+def test_check_grades_a_completion_the_same_wherever_generation_stopped(
+    problems: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A completion cut at its first closing fence and the same completion with a usage block
+    after it (whose program alone would fail) are graded as the same program."""
+    block = "```python\n" + GOOD + "```"
+    usage = "\nUsage:\n```python\nprint(sum_evens([1, 2, 3, 4]))\n```\n"
+    solutions = _write(
+        tmp_path / "s.jsonl",
+        [
+            {"problem_id": "sum-evens", "completion": "Here:\n" + block},
+            {"problem_id": "sum-evens", "completion": "Here:\n" + block + usage},
+        ],
+    )
+    assert main(["check", str(problems), str(solutions), "--json", "--workers", "1"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["passed"] for r in rows] == [True, True]
+    verdicts = [[t["verdict"] for t in r["tests"]] for r in rows]
+    assert verdicts[0] == verdicts[1] == ["pass"] * len(verdicts[0])
+
+
 def test_check_public_tests_only_and_table(
     problems: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -168,17 +168,22 @@ def _longest_parsing_prefix(code: str) -> str | None:
 def extract_code(text: str) -> str:
     """The program in a model response, for grading and for refinement alike.
 
-    In order: the last closed ```python (or untagged) block that parses; the code after an
-    unclosed final fence (a response cut at max tokens), cut to the longest prefix of lines that
-    parses; the whole text if it parses; the code from the first line that starts like Python
-    (`def`, `class`, `import`, ...), cut the same way; finally the last block (or the text) as
-    is, so that the sandbox reports the syntax error as feedback.
+    In order: the first closed ```python (or untagged, ```py, ```python3) block, cut to the
+    longest prefix of its lines that parses (a broken last line goes), or as written when no
+    prefix parses (the sandbox then reports the syntax error); the code after an unclosed final fence (a response cut at max tokens), cut to the longest
+    prefix of lines that parses; the whole text if it parses; the code from the first line that
+    starts like Python (`def`, `class`, `import`, ...), cut the same way; finally the text as is.
+
+    The first block, not the last: a response that stops when its first code block closes
+    (`AgentConfig.stop_at_fence`, the hf default) and the same response continued with usage or
+    example blocks (vLLM, an API, `stop_at_fence: false`) give the same program, so where
+    generation stopped never changes what is graded.
     """
-    blocks = [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)]
-    python_blocks = [code for tag, code in blocks if tag in _PYTHON_TAGS]
-    for code in reversed(python_blocks):
-        if code.strip() and _parses(code):
-            return code
+    python_blocks = [
+        m.group(2) for m in _FENCE.finditer(text) if m.group(1).lower() in _PYTHON_TAGS
+    ]
+    if python_blocks:
+        return _longest_parsing_prefix(python_blocks[0]) or python_blocks[0]
     last_fence = text.rfind("```")
     if last_fence >= 0 and text.count("```") % 2 == 1:
         tail = text[last_fence + 3 :]
@@ -193,6 +198,4 @@ def extract_code(text: str) -> str:
         cut = _longest_parsing_prefix(text[start.start() :].split("```")[0])
         if cut is not None:
             return cut
-    if python_blocks:
-        return python_blocks[-1]
     return text.strip() + "\n" if text.strip() else ""

@@ -3,6 +3,7 @@ rates file, the histogram, and the CLI end to end with tiny-random."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -58,6 +59,19 @@ def test_counts_passes_on_all_tests_per_problem() -> None:
     assert rates[0].pass_at_1 == pytest.approx(3 / 8)
     assert seen == rates
     assert not policy.closed, "policies given by the caller stay open"
+
+
+def test_a_problem_without_public_tests_counts_its_passes() -> None:
+    # every test is hidden: the search score (public fraction) is 0 even for the right program
+    hidden_only = dataclasses.replace(
+        SUM_EVENS,
+        id="hidden-only",
+        public_tests=(),
+        private_tests=SUM_EVENS.public_tests + SUM_EVENS.private_tests,
+    )
+    answers = [fenced(c) for c in (RIGHT, WRONG, PUBLIC_ONLY, RIGHT)]
+    rates = calibrate(config(), [hidden_only], 4, policies=[ScriptedPolicy(answers)])
+    assert [(r.id, r.n, r.passes) for r in rates] == [("hidden-only", 4, 2)]
 
 
 def test_every_sample_is_a_fresh_attempt_from_the_generate_prompt() -> None:

@@ -56,13 +56,12 @@ class ProblemRate:
 
 
 def rate_of(problem: Problem, state: TreeState) -> ProblemRate:
-    """Count the fresh attempts (children of the root) of a finished tree that pass all tests."""
+    """Count the fresh attempts (children of the root) of a finished tree that pass all tests.
+
+    `passed` alone decides: it covers the public and the hidden tests, while the node's
+    `score` is the public fraction only (0 for a problem without public tests)."""
     fresh = [node for node in state.nodes.values() if node.parent_id is None]
-    passes = sum(
-        1
-        for node in fresh
-        if node.payload is not None and bool(node.payload.passed) and node.score == 1.0
-    )
+    passes = sum(1 for node in fresh if node.payload is not None and node.payload.passed)
     return ProblemRate(
         id=problem.id,
         family=problem.metadata.get("family"),

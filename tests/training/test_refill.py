@@ -1,5 +1,6 @@
 """Dynamic filtering that refills: more rollout rounds until every trainable agent's batch is
-full, bounded by `train.max_rollout_rounds`; an agent left with nothing takes no step."""
+full, bounded by `train.max_rollout_rounds`; a set of weights left with nothing takes no step
+(agents that share it are starved together)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,35 @@ def test_agents_sharing_weights_pool_their_samples(tmp_path: Path) -> None:
     )
     assert (step["train/samples/coder"], step["train/samples/debugger"]) == (4, 2)
     assert step["train/rounds"] == 1
+
+
+def test_starved_follows_the_shared_learner(tmp_path: Path, caplog: Any) -> None:
+    # trees of one node, round robin: the coder writes every node. The debugger trains the
+    # coder's weights, which do get samples: nobody is starved and no warning is logged.
+    _, step = fit(
+        tmp_path / "a",
+        "credit.dynamic_filter=false",
+        "train.min_samples_per_agent=1",
+        "train.max_rollout_rounds=1",
+        "search.agent_selection=round_robin",
+        "search.budget=1",
+        "agents.1.share_with=coder",
+    )
+    assert (step["train/samples/coder"], step["train/samples/debugger"]) == (2, 0)
+    assert step["train/starved/coder"] == step["train/starved/debugger"] == 0.0
+    assert "loss/debugger" in step  # the shared step's figures, under both names
+    assert "no samples" not in caplog.text
+
+    # no signal at all: the one set of weights is starved, one warning names both agents
+    caplog.clear()
+    _, step = fit(
+        tmp_path / "b",
+        "credit.reward=binary",
+        "credit.dynamic_filter=true",
+        "credit.overlong_buffer=0",
+        "train.max_rollout_rounds=1",
+        "agents.1.share_with=coder",
+    )
+    assert step["train/starved/coder"] == step["train/starved/debugger"] == 1.0
+    warnings = [r.getMessage() for r in caplog.records if "no samples" in r.getMessage()]
+    assert len(warnings) == 1 and "coder and debugger" in warnings[0], warnings

@@ -203,17 +203,23 @@ class Trainer:
             for key, value in policy_figures(results, agent_id).items():
                 metrics[f"train/{key}/{name}"] = value
             if self.learners[agent_id] is not None:
-                got = sum(s.agent_id == agent_id for s in samples)
-                metrics[f"train/samples/{name}"] = got
-                metrics[f"train/starved/{name}"] = float(got == 0)
-                if got == 0:
-                    log.warning(
-                        "step %d: agent %s got no samples after %d rollout round(s) (every "
-                        "group it wrote had equal rewards): it takes no optimizer step",
-                        step + 1,
-                        name,
-                        rounds,
-                    )
+                metrics[f"train/samples/{name}"] = sum(s.agent_id == agent_id for s in samples)
+        # Starved is a property of a set of weights: agents that `share_with` one learner pool
+        # their samples, so one of them writing nothing does not stop the update.
+        for _, members in self._learner_groups():
+            starved = not any(s.agent_id in members for s in samples)
+            for agent_id in members:
+                metrics[f"train/starved/{self.names[agent_id]}"] = float(starved)
+            if starved:
+                log.warning(
+                    "step %d: %s got no samples after %d rollout round(s) (every group %s had "
+                    "equal rewards): %s no optimizer step",
+                    step + 1,
+                    _agents_phrase([self.names[i] for i in members]),
+                    rounds,
+                    "it wrote" if len(members) == 1 else "they wrote",
+                    "it takes" if len(members) == 1 else "their shared weights take",
+                )
         metrics["time/step"] = time.perf_counter() - started
         return metrics
 
@@ -407,6 +413,13 @@ class Trainer:
             self._search_config(),
             reward=self.config.credit.reward,
         )
+
+
+def _agents_phrase(names: Sequence[str]) -> str:
+    """`agent coder`, or `agents coder and debugger (one set of weights)`."""
+    if len(names) == 1:
+        return f"agent {names[0]}"
+    return f"agents {', '.join(names[:-1])} and {names[-1]} (one set of weights)"
 
 
 def _mean(values: Sequence[float]) -> float:

@@ -72,6 +72,18 @@ class HFPolicy(ChatEngine):
                 finished.update((row.key, row) for row in decoder.step())
         return [self._completion(finished[i]) for i in range(len(prompts))]
 
+    def engine_settings(self) -> dict[str, Any]:
+        """How this engine generates, resolved (the `engines` of an evaluation's protocol)."""
+        device = next(self.model.parameters()).device
+        return {
+            "backend": "hf",
+            "device": device.type,
+            "rollout_dtype": self._rollout_dtype,
+            "decoder": self._decoder_kind,
+            "stop_at_fence": self.agent.stop_at_fence,
+            "native_bf16": cpu_has_bfloat16() if device.type == "cpu" else None,
+        }
+
     def stats(self) -> dict[str, float]:
         out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
         gen_s = out["generate_s"]

@@ -70,12 +70,24 @@ class VLLMPolicy(ChatEngine):
             "gpu_memory_utilization": agent.vllm_gpu_memory,
         }
         kwargs.update(engine_kwargs)
+        self._settings = {
+            "backend": "vllm",
+            "device": pick_device(agent.device),
+            "rollout_dtype": str(kwargs["dtype"]),
+            "decoder": "vllm",
+            "stop_at_fence": False,  # vLLM generates to EOS or max_tokens
+            "native_bf16": None,
+        }
         start = time.perf_counter()
         self.llm = vllm.LLM(**kwargs)
         log.info("vLLM engine for %s ready in %.1f s", folder, time.perf_counter() - start)
         self._sampling = vllm.SamplingParams
         self._in_flight: dict[str, Pending] = {}
         self._next_id = 0
+
+    def engine_settings(self) -> dict[str, Any]:
+        """How this engine generates (the `engines` of an evaluation's protocol)."""
+        return dict(self._settings)
 
     def _params(self, seed: int) -> Any:
         from vllm.sampling_params import RequestOutputKind

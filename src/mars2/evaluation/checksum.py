@@ -1,4 +1,5 @@
-"""A cheap, stable checksum of the weights an agent generates with (torch imported lazily).
+"""What an agent generates with: a cheap, stable checksum of its weights (torch imported
+lazily) and its engine's settings as the engine resolved them.
 
 sha256 over every tensor of the model's state_dict in name order: its name, shape and dtype and
 up to SAMPLE of its elements at evenly spaced positions, as float32 bytes. About a millisecond
@@ -14,6 +15,7 @@ import hashlib
 from typing import Any
 
 from mars2.config import AgentConfig
+from mars2.evaluation.protocol import configured_engine
 
 SAMPLE = 4096
 
@@ -43,3 +45,14 @@ def policy_checksum(policy: Any, agent: AgentConfig) -> str:
     if model is not None and callable(getattr(model, "state_dict", None)):
         return weights_checksum(model)
     return f"unverified:{agent.backend}:{agent.model}"
+
+
+def engine_settings(policy: Any, agent: AgentConfig) -> dict[str, Any]:
+    """The engine behind `policy` as it resolved its settings (`engine_settings()` of an hf or
+    vLLM policy, or of the engine an agent shares), else as `agent` configures them."""
+    for owner in (policy, getattr(policy, "_engine", None)):
+        describe = getattr(owner, "engine_settings", None)
+        if callable(describe):
+            settings: dict[str, Any] = describe()
+            return settings
+    return configured_engine(agent)

@@ -3,6 +3,13 @@ protocol fields that make two evaluations comparable, and checksums of the probl
 
 No torch. The protocol is what `mars2 compare` insists on being equal; the team (agents, their
 weights' checksums) is what an evaluation measures, so it is recorded beside the protocol.
+
+The protocol's `engines` say how each model generates (backend, device, rollout precision,
+decoder, fence stop, the CPU's native bfloat16): `protocol()` records them as configured,
+an evaluation (evaluation/run.py) as its engines resolved them. They key the evaluation cache
+like every other field, and two evaluations pair only when every model both teams use
+generated alike (`differing_fields`); a model only one team has is part of what differs
+between the teams, not of the protocol.
 """
 
 from __future__ import annotations
@@ -66,7 +73,41 @@ def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, An
         "max_new_tokens": _one_or_all([a.max_new_tokens for a in agents]),
         "max_prompt_tokens": _one_or_all([a.max_prompt_tokens for a in agents]),
         "timeouts": {"timeout_s": box.timeout_s, "cpu_s": box.cpu_s, "memory_mb": box.memory_mb},
+        "engines": engines([(a.model, configured_engine(a)) for a in agents]),
     }
+
+
+# What an engine's description holds (the keys of `configured_engine` and of a policy's
+# `engine_settings()`): everything besides the weights and sampling that changes the samples.
+ENGINE_FIELDS = ("backend", "device", "rollout_dtype", "decoder", "stop_at_fence", "native_bf16")
+
+
+def configured_engine(agent: AgentConfig) -> dict[str, Any]:
+    """An agent's engine as its config states it (`auto` unresolved; `native_bf16` unknown)."""
+    return {
+        "backend": agent.backend,
+        "device": agent.device,
+        "rollout_dtype": agent.rollout_dtype,
+        "decoder": agent.decoder,
+        "stop_at_fence": agent.stop_at_fence,
+        "native_bf16": None,
+    }
+
+
+def engines(described: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """{model: engine description} over (model, description) pairs; agents of one model that
+    generate differently get the sorted distinct values of the fields they differ in."""
+    by_model: dict[str, list[dict[str, Any]]] = {}
+    for model, description in described:
+        by_model.setdefault(model, []).append(description)
+    out: dict[str, dict[str, Any]] = {}
+    for model, found in sorted(by_model.items()):
+        fields: dict[str, Any] = {}
+        for name in ENGINE_FIELDS:
+            distinct = sorted({repr(d.get(name)): d.get(name) for d in found}.items())
+            fields[name] = distinct[0][1] if len(distinct) == 1 else [v for _, v in distinct]
+        out[model] = fields
+    return out
 
 
 def team(agents: Sequence[AgentConfig], checksums: Sequence[str]) -> list[dict[str, Any]]:
@@ -99,6 +140,21 @@ def cache_key(
     data = {"protocol": proto, "seed": seed, "problems": problems_sum, "team": list(members)}
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def differing_fields(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """Dotted fields (`protocol.…`) where two evaluation protocols differ: every field, the
+    engines compared for the models both protocols name (a protocol without engines, written
+    before they were recorded, differs in `protocol.engines`)."""
+    rest_a = {k: v for k, v in a.items() if k != "engines"}
+    rest_b = {k: v for k, v in b.items() if k != "engines"}
+    out = differences(rest_a, rest_b, "protocol")
+    engines_a, engines_b = a.get("engines"), b.get("engines")
+    if engines_a is None or engines_b is None:
+        return out + ([] if engines_a is engines_b else ["protocol.engines"])
+    for model in sorted(set(engines_a) & set(engines_b)):
+        out += differences(engines_a[model], engines_b[model], f"protocol.engines.{model}")
+    return out
 
 
 def differences(a: Any, b: Any, prefix: str = "") -> list[str]:

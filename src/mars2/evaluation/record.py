@@ -17,7 +17,7 @@ from typing import Any
 
 from mars2.errors import UserError
 from mars2.evaluation.outcomes import ProblemOutcome, metrics, tree_figures
-from mars2.evaluation.protocol import differences
+from mars2.evaluation.protocol import differing_fields
 from mars2.evaluation.stats import LEVEL, RESAMPLES, Difference, paired_difference
 
 VERSION = 1
@@ -121,7 +121,7 @@ def outcomes_of(record: dict[str, Any]) -> list[ProblemOutcome]:
 
 def protocol_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """Fields (dotted) where the two evaluations' protocols or problem sets differ."""
-    fields = differences(a["protocol"], b["protocol"], "protocol")
+    fields = differing_fields(a["protocol"], b["protocol"])
     if a["problems_checksum"] != b["problems_checksum"]:
         fields.append("problems_checksum")
     return fields

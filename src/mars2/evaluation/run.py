@@ -17,10 +17,11 @@ from typing import Any
 from mars2 import __version__
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
-from mars2.evaluation.checksum import policy_checksum
+from mars2.evaluation.checksum import engine_settings, policy_checksum
 from mars2.evaluation.outcomes import merge_outcomes, tree_outcome
 from mars2.evaluation.protocol import (
     cache_key,
+    engines,
     eval_search,
     eval_seed,
     problems_checksum,
@@ -85,10 +86,17 @@ class Evaluator:
         members = team(
             agents, [policy_checksum(p, a) for p, a in zip(policies, agents, strict=True)]
         )
+        # the engines as they resolved their settings (`auto` precision and decoder, device)
+        proto = {
+            **self.protocol,
+            "engines": engines(
+                [(a.model, engine_settings(p, a)) for p, a in zip(policies, agents, strict=True)]
+            ),
+        }
         key = None
         if self.config.eval.cache:
             key = cache_key(
-                {**self.protocol, "mars2": __version__, "code": cache.code_fingerprint()},
+                {**proto, "mars2": __version__, "code": cache.code_fingerprint()},
                 self.seed,
                 self.problems_checksum,
                 members,
@@ -125,7 +133,7 @@ class Evaluator:
         )
         built = record.build(
             label=label,
-            proto=self.protocol,
+            proto=proto,
             seed=self.seed,
             problems_checksum=self.problems_checksum,
             members=members,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from mars2.config import Config, dump_yaml, load_config, to_dict
 from mars2.errors import UserError
-from mars2.evaluation.protocol import differences, protocol
+from mars2.evaluation.protocol import differences, differing_fields, protocol
 from mars2.experiment.spec import Arm, Experiment
 
 
@@ -113,7 +113,7 @@ def check_protocols(experiment: Experiment, runs: Sequence[PlannedRun]) -> None:
     reference = next(r for r in runs if r.arm.name == experiment.reference)
     expected = protocol(reference.config)
     for run in runs:
-        fields = differences(expected, protocol(run.config), "protocol")
+        fields = differing_fields(expected, protocol(run.config))
         refused = [f for f in fields if f not in experiment.allowed_differences]
         if refused:
             raise UserError(

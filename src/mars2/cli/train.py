@@ -14,6 +14,7 @@ from rich.table import Table
 from mars2.cli.common import add_common, load, run_dir
 from mars2.config import Config, load_config
 from mars2.errors import UserError
+from mars2.training.logger import read_rows
 
 console = Console()
 
@@ -43,6 +44,7 @@ def _resolve(args: argparse.Namespace) -> tuple[Config, Path]:
     if args.config:
         raise UserError("--resume takes the run's own config.yaml; drop --config")
     config = load_config(folder / "config.yaml", [*args.overrides, f"output.out={folder}"])
+    read_rows(folder / "metrics.jsonl", warn=False)  # a bad line fails before models load
     return config, run_dir(config, "train")
 
 

@@ -7,6 +7,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from mars2.errors import UserError
+
 log = logging.getLogger(__name__)
 
 
@@ -27,8 +29,6 @@ class MetricsLogger:
             try:
                 import wandb
             except ImportError:
-                from mars2.errors import UserError
-
                 raise UserError(
                     "output.wandb_project is set but wandb is not installed: pip install wandb"
                 ) from None
@@ -40,11 +40,7 @@ class MetricsLogger:
         before its first checkpoint (evaluated again), so no step appears twice."""
         if not self.path.is_file():
             return
-        keep = [
-            line
-            for line in self.path.read_text().splitlines()
-            if line.strip() and json.loads(line).get("step", -1) < step
-        ]
+        keep = [line for line, row in read_rows(self.path) if row.get("step", -1) < step]
         self.path.write_text("".join(f"{line}\n" for line in keep))
 
     def log(self, metrics: dict[str, Any]) -> None:
@@ -68,3 +64,40 @@ class MetricsLogger:
             self.writer.close()
         if self.wandb is not None:
             self.wandb.finish()
+
+
+def read_rows(path: Path, *, warn: bool = True) -> list[tuple[str, dict[str, Any]]]:
+    """Every line of a metrics.jsonl with its object (none when the file does not exist). A last line that does not parse is
+    what a kill while writing it leaves: it is dropped with a warning (its step is redone).
+    Any other bad line is a UserError naming the file and the line. `warn=False`: check only
+    (the warning comes when the lines are rewritten)."""
+    if not path.is_file():
+        return []
+    lines = [(n, line) for n, line in enumerate(path.read_text().splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line.strip()]
+    rows = []
+    for index, (number, line) in enumerate(lines):
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            if index == len(lines) - 1:
+                if not warn:
+                    break
+                log.warning(
+                    "%s:%d: the last line is cut off (%s; the run was killed while "
+                    "writing it?): dropped, its step is redone",
+                    path,
+                    number,
+                    err.msg,
+                )
+                break
+            raise UserError(
+                f"{path}:{number}: not a JSON object ({err.msg}); only the last line "
+                "may be cut off by a kill. Fix or remove this line, then --resume again"
+            ) from None
+        if not isinstance(row, dict):
+            raise UserError(
+                f"{path}:{number}: expected a JSON object per line, got {type(row).__name__}"
+            )
+        rows.append((line, row))
+    return rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from experiment_fakes import experiment_file, finish, outcome, write_eval
 
 from mars2.errors import UserError
 from mars2.experiment import collect, load_experiment, markdown, plan, write
-from mars2.experiment.results import seed_average, tokens_generated
+from mars2.experiment.results import METRICS, adjust, seed_average, tokens_generated
 
 
 @pytest.fixture
@@ -34,29 +35,74 @@ def test_each_problem_is_averaged_over_the_seeds_then_over_problems(finished) ->
     # per problem pass@1: p1 (1+1)/2, p2 (0+1)/2, p3 0 -> 0.5; Pass@N: p1 1, p2 1, p3 0 -> 2/3
     assert mcts["pass@1"]["value"] == pytest.approx(0.5)
     assert mcts["pass@n"]["value"] == pytest.approx(2 / 3)
-    assert mcts["pass@1"]["n"] == 3
-    # 3 problems with values 1, 0.5, 0: a resample of three copies of p3 (mean 0) has
-    # probability 1/27 = 3.7% > 2.5%, so the lower end is 0; likewise the upper end is 1.
+    assert mcts["pass@1"]["n"] == 3 and mcts["pass@1"]["runs"] == [2]
+    # Over runs and problems, runs (1,0,0) and (1,1,0): run means 1/3, 2/3 -> 1/18 / 2 runs =
+    # 1/36; problem means (1, 0.5, 0) -> 1/4 / 3 = 1/12, less the run x problem mean square
+    # (1/6) / 6 = 1/36: variance 1/36 + 1/18 = 1/12, df (1/12)^2 / ((1/36)^2 + (1/12)^2 / 2 +
+    # (1/36)^2 / 2) = 1.5; 0.5 +- t(1.5) sqrt(1/12) is clipped to [0, 1].
+    assert mcts["pass@1"]["interval"] == "runs and problems"
+    assert mcts["pass@1"]["df"] == pytest.approx(1.5)
     assert (mcts["pass@1"]["lo"], mcts["pass@1"]["hi"]) == (0.0, 1.0)
+    # Over problems only, 3 values 1, 0.5, 0: a resample of three copies of p3 (mean 0) has
+    # probability 1/27 = 3.7% > 2.5%, so the lower end is 0; likewise the upper end is 1.
+    assert mcts["pass@1"]["conditional"] == {"lo": 0.0, "hi": 1.0}
     assert arms["grpo"]["metrics"]["pass@1"]["value"] == pytest.approx(1 / 6)
     assert arms["mcts"]["per_seed"]["pass@1"] == pytest.approx([1 / 3, 2 / 3])
     assert arms["mcts"]["seeds"] == [0, 1] and arms["base"]["seeds"] == [0]
     assert arms["base"]["missing_seeds"] == [1]
+    # one run: the bootstrap over problems, conditional on that run
+    assert arms["base"]["metrics"]["pass@1"]["interval"] == "conditional on these runs"
+    assert arms["mcts"]["per_problem"] == {
+        "seeds": [0, 1],
+        "problems": ["p1", "p2", "p3"],
+        "pass@1": [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]],
+        "pass@1_mcts": [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]],
+        "pass@n": [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]],
+    }
 
 
-def test_the_difference_is_paired_over_problems(finished) -> None:  # type: ignore[no-untyped-def]
+def test_the_difference_includes_run_to_run_variance(finished) -> None:  # type: ignore[no-untyped-def]
     arms, _ = finished
     diff = arms["mcts"]["vs_reference"]["pass@1"]
     # per problem mcts - grpo: p1 1 - 0.5, p2 0.5 - 0, p3 0 -> mean 1/3
     assert diff["diff"] == pytest.approx(1 / 3)
-    # resampled means of (0.5, 0.5, 0) lie in [0, 0.5]; all-p3 has probability 3.7% > 2.5%
-    # and all-from-{p1, p2} 8/27: the interval is [0, 0.5]
-    assert (diff["lo"], diff["hi"]) == (0.0, 0.5)
+    # runs: grpo (0,0,0), (1,0,0): means 0, 1/3 -> 1/18 / 2 = 1/36; mcts likewise 1/36. The
+    # problems' differences (0.5, 0.5, 0) vary by 1/12 / 3 = 1/36, less than the run x problem
+    # noise already counted (1/36 per arm): the variance is 2/36 with 1 + 1 df, and
+    # 1/3 +- 4.303 sqrt(1/18) = [-0.681, 1.347] is clipped at 1; t = sqrt(2): p = 1 - 1/sqrt(2)
+    assert diff["interval"] == "runs and problems" and diff["runs"] == [2, 2]
+    assert diff["df"] == pytest.approx(2.0)
+    assert (diff["lo"], diff["hi"]) == (pytest.approx(1 / 3 - 4.302653 * math.sqrt(1 / 18)), 1.0)
+    assert diff["p"] == pytest.approx(1 - math.sqrt(0.5), abs=1e-6)
+    # over problems only, conditional on these runs: resampled means of (0.5, 0.5, 0) lie in
+    # [0, 0.5]; all-p3 has probability 3.7% > 2.5% and all-from-{p1, p2} 8/27: [0, 0.5];
     # sign flips of the two non-zero differences: (+,+) and (-,-) reach |sum| 1 -> p = 2/4
-    assert diff["p"] == pytest.approx(0.5)
+    assert diff["conditional"] == {"lo": 0.0, "hi": 0.5, "p": pytest.approx(0.5)}
     assert diff["n"] == 3
     assert arms["grpo"]["vs_reference"] is None
-    assert arms["base"]["vs_reference"]["pass@1"]["diff"] == pytest.approx(-1 / 6)
+    base = arms["base"]["vs_reference"]["pass@1"]  # base has one run: conditional only
+    assert base["diff"] == pytest.approx(-1 / 6) and base["interval"] == "conditional on these runs"
+    # Holm over the 6 p-values (base's 1, 1, 1; mcts's 0.29, 0.29, 0.27): 6 x 0.27 > 1
+    assert arms["_all"]["holm"]["tests"] == 6
+    assert diff["p_holm"] == 1.0 and base["p_holm"] == 1.0
+
+
+def test_holm_runs_over_every_comparison_of_the_experiment() -> None:
+    def tested(*ps: float) -> dict[str, dict[str, float]]:
+        return {m: {"p": p} for m, p in zip(METRICS, ps, strict=True)}
+
+    arms = [
+        {"vs_reference": tested(0.01, 0.04, 0.03), "gain": None},
+        {"vs_reference": None, "gain": tested(0.2, float("nan"), 0.5), "gain_vs_reference": None},
+    ]
+    assert adjust(arms) == 5
+    # sorted 0.01 0.03 0.04 0.2 0.5 -> x5 x4 x3 x2 x1: 0.05 0.12 0.12 0.4 0.5
+    assert [arms[0]["vs_reference"][m]["p_holm"] for m in METRICS] == pytest.approx(
+        [0.05, 0.12, 0.12]
+    )
+    assert arms[1]["gain"]["pass@1"]["p_holm"] == pytest.approx(0.4)
+    assert math.isnan(arms[1]["gain"]["pass@1_mcts"]["p_holm"])
+    assert arms[1]["gain"]["pass@n"]["p_holm"] == pytest.approx(0.5)
 
 
 def test_tokens_are_summed_over_steps_and_averaged_over_seeds(finished) -> None:  # type: ignore[no-untyped-def]
@@ -95,7 +141,13 @@ def test_results_files(finished) -> None:  # type: ignore[no-untyped-def]
     assert json.loads(json_file.read_text())["reference"] == "grpo"
     text = md_file.read_text()
     assert "| mcts | 2/2 | 3 | 0.500 [0.000, 1.000] |" in text
-    assert "| mcts | +0.333 [+0.000, +0.500] p=0.500 |" in text
+    assert "| base | 1/2 | 3 | 0.000 [0.000, 0.000] † |" in text  # one run: conditional
+    assert "| arm | metric | Δ vs grpo [95% CI] | p | p (Holm) | conditional on these runs" in text
+    assert (
+        "| mcts | Pass@1 | +0.333 [-0.681, +1.000] | 0.293 | 1.000 | [+0.000, +0.500] p=0.500 |"
+        in text
+    )
+    assert "| base | Pass@1 | -0.167 [-0.500, +0.000] † | 1.000 | 1.000 | (the same) |" in text
     assert "Not finished yet: base seeds [1]" in text
     assert markdown(arms["_all"]) == text
 
@@ -136,16 +188,25 @@ def test_the_change_during_training_is_paired_per_problem_and_against_the_refere
     arms = {a["name"]: a for a in results["arms"]}
     # grpo per problem change: p1 (1 + 0) / 2 - 0 = 0.5, p2 0 -> mean 0.25
     assert arms["grpo"]["gain"]["pass@1"]["diff"] == pytest.approx(0.25)
-    # mcts: p1 1 - 0 = 1, p2 1 - 1 = 0 -> mean 0.5; sign flips of (1, 0): p = 1
-    assert arms["mcts"]["gain"]["pass@1"]["diff"] == pytest.approx(0.5)
-    assert arms["mcts"]["gain"]["pass@1"]["p"] == pytest.approx(1.0)
+    # mcts: both runs change (1, 0): no run variance, so the one-sample t over the problems'
+    # changes: mean 0.5, variance 0.5 / 2 -> se 0.5, df 1; t = 1: p = 1 - 2 atan(1) / pi = 0.5;
+    # 0.5 +- 12.7 x 0.5 clipped to [-1, 1]. Over problems only: sign flips of (1, 0): p = 1
+    gain = arms["mcts"]["gain"]["pass@1"]
+    assert gain["diff"] == pytest.approx(0.5) and gain["df"] == pytest.approx(1.0)
+    assert gain["p"] == pytest.approx(0.5, abs=1e-6) and (gain["lo"], gain["hi"]) == (-1.0, 1.0)
+    assert gain["conditional"]["p"] == pytest.approx(1.0)
     # mcts change - grpo change per problem: p1 1 - 0.5, p2 0 - 0 -> 0.25
     assert arms["mcts"]["gain_vs_reference"]["pass@1"]["diff"] == pytest.approx(0.25)
     assert arms["grpo"]["gain_vs_reference"] is None
     assert arms["base"]["gain"] is None and arms["base"]["gain_vs_reference"] is None
+    assert arms["mcts"]["per_problem_change"]["pass@1"] == [[1.0, 0.0], [1.0, 0.0]]
+    # the Holm family: 3 metrics x (base and mcts vs grpo, grpo's and mcts's change, mcts's
+    # change vs grpo's)
+    assert results["holm"]["tests"] == 15
     text = markdown(results)
     assert "Change during training" in text
-    assert "| mcts | +0.500 [+0.000, +1.000] p=1.000 |" in text
+    assert "| mcts | Pass@1 | +0.500 [-1.000, +1.000] | 0.500 |" in text
+    assert "| mcts | Pass@1 | +0.250 [" in text.split("change − grpo's change")[1]
     assert "| base |" not in text.split("Change during training")[1]
 
 

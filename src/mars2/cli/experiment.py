@@ -1,6 +1,7 @@
 """`mars2 experiment FILE`: every arm x seed of an experiment file as a training run, resumable,
-then the table of Pass@1, Pass@1(MCTS), Pass@N with 95% intervals and paired differences against
-the reference arm (OUT/results.json, OUT/results.md)."""
+then the table of Pass@1, Pass@1(MCTS), Pass@N with 95% intervals over runs and problems and the
+differences against the reference arm with Holm-adjusted p-values (OUT/results.json,
+OUT/results.md)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Runs every arm x seed of FILE (e.g. configs/ladder.yaml) as `mars2 train` in "
         "OUT/<arm>/seed<k>/, one subprocess each (log: run.log there). Finished runs are skipped "
         "and started ones resumed, so rerunning after an interruption continues. Then writes "
-        "OUT/results.json and OUT/results.md: per arm Pass@1, Pass@1(MCTS), Pass@N with "
-        "bootstrap 95% intervals over problems, the tokens generated in training, and the "
-        "paired difference against the reference arm. Format: docs/experiments.md.",
+        "OUT/results.json and OUT/results.md: per arm Pass@1, Pass@1(MCTS), Pass@N with 95% "
+        "intervals over runs (seeds) and problems, the tokens generated in training, and the "
+        "differences against the reference arm with raw and Holm-adjusted p-values. Format: "
+        "docs/experiments.md.",
     )
     parser.add_argument("file", metavar="FILE", help="Experiment file (YAML).")
     parser.add_argument(
@@ -173,26 +175,31 @@ def _print_table(head: list[str], body: list[list[str]], title: str, caption: st
 
 
 def print_results(results: dict[str, Any]) -> None:
-    from mars2.experiment.results import difference_rows, gain_rows, metric_rows
+    from mars2.experiment.results import (
+        difference_rows,
+        gain_difference_rows,
+        gain_rows,
+        metric_rows,
+    )
 
     title = results["experiment"] + (" --quick" if results["quick"] else "")
     reference = results["reference"]
-    _print_table(
-        *metric_rows(results), title, "95% CI: bootstrap over problems of seed-averaged values"
+    tests = results["holm"]["tests"]
+    seeds = (
+        "95% CI over runs and problems (run-to-run variance included); "
+        "†: one run, over problems only, conditional on that run"
+    )
+    _print_table(*metric_rows(results), title, seeds)
+    tested = (
+        "interval and p over runs and problems (t on variance components); p (Holm): over the "
+        f"experiment's {tests} p-values; last column: problems only, conditional on these runs"
     )
     head, body = difference_rows(results)
     if body:
-        _print_table(
-            head,
-            body,
-            f"paired differences: arm - {reference}",
-            "paired bootstrap over the shared problems; p: sign-flip permutation test",
-        )
+        _print_table(head, body, f"differences: arm - {reference}", tested)
     head, body = gain_rows(results)
     if body:
-        _print_table(
-            head,
-            body,
-            "change during training: final - step-0 evaluation",
-            f"paired per problem; Δ: the change minus {reference}'s",
-        )
+        _print_table(head, body, "change during training: final - step-0 evaluation", tested)
+    head, body = gain_difference_rows(results)
+    if body:
+        _print_table(head, body, f"change during training minus {reference}'s", tested)

@@ -1,15 +1,19 @@
 """An experiment's table: per arm, Pass@1, Pass@1(MCTS) and Pass@N over seeds with 95% intervals,
-the tokens generated in training, and the paired difference against the reference arm.
+the tokens generated in training, and the differences against the reference arm, with
+Holm-adjusted p-values.
 
-The unit is the problem. Per arm, each problem's value of a metric is averaged over the arm's
-seeds (the final evaluation of each seed's run); the arm's figure is the mean of those over the
-problems every seed evaluated, with a percentile-bootstrap 95% interval resampling problems. The
-difference arm - reference pairs the two arms' seed-averaged values problem by problem over the
-problems both have: paired-bootstrap 95% interval and sign-flip p-value (evaluation/stats.py).
-Seed-to-seed variation enters through the per-problem averages; with 3 seeds it is not a separate
-interval. For training runs that kept their step-0 evaluation, the change during training (final
-- step 0, per problem, seed-averaged) is paired the same way, and so is its difference from the
-reference arm's change. No torch.
+The data of an arm are a [runs, problems] array per metric: each run (one seed's training run)
+evaluated on the same problems. An arm's figure is the mean over problems of the per-problem
+values averaged over its runs. With two or more runs per arm, every interval and p-value includes
+run-to-run variance (evaluation/stats.py: seed_level_mean, seed_level_difference; t intervals on
+the variance components of runs and problems). Beside each sits the interval that resamples
+problems only (percentile bootstrap of the seed-averaged values; paired bootstrap and sign-flip
+p-value for differences): it is "conditional on these runs", and it is the only one an arm with a
+single finished run has. Differences are arm - reference over the problems both evaluated
+(problems paired, runs independent); the change during training is final - step 0 per run and
+problem, for runs that kept their step-0 evaluation, and is compared with the reference arm's the
+same way. Every p-value of the tables is also given Holm-adjusted over all of them (one family
+per experiment). No torch.
 """
 
 from __future__ import annotations
@@ -20,15 +24,28 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mars2.errors import UserError
 from mars2.evaluation import record as eval_record
-from mars2.evaluation.stats import LEVEL, RESAMPLES, bootstrap_mean, paired_difference
+from mars2.evaluation.stats import (
+    LEVEL,
+    RESAMPLES,
+    bootstrap_mean,
+    holm,
+    paired_difference,
+    seed_level_difference,
+    seed_level_mean,
+)
 from mars2.experiment.runner import PlannedRun, planned_nodes
 from mars2.experiment.spec import Arm, Experiment
 
 METRICS = ("pass@1", "pass@1_mcts", "pass@n")
 LABELS = {"pass@1": "Pass@1", "pass@1_mcts": "Pass@1(MCTS)", "pass@n": "Pass@N"}
 BOOTSTRAP_SEED = 0
+RUNS = "runs and problems"  # an interval that includes run-to-run variance
+CONDITIONAL = "conditional on these runs"  # an interval that resamples problems only
+COMPARISONS = ("vs_reference", "gain", "gain_vs_reference")  # the tested entries of an arm
 
 Values = dict[str, dict[str, float]]  # problem id -> metric -> value
 
@@ -55,55 +72,97 @@ def problem_values(record: dict[str, Any]) -> Values:
     return {o.problem_id: o.values([1]) for o in eval_record.outcomes_of(record)}
 
 
+def shared_problems(*groups: Sequence[Values]) -> list[str]:
+    """The problems every run of every group evaluated, in the first run's order."""
+    runs = [values for group in groups for values in group]
+    if not runs:
+        return []
+    return [p for p in runs[0] if all(p in values for values in runs)]
+
+
 def seed_average(per_seed: Sequence[Values]) -> Values:
     """Per problem (those every seed evaluated, in the first seed's order), each metric's mean
     over the seeds."""
-    if not per_seed:
-        return {}
-    shared = [p for p in per_seed[0] if all(p in values for values in per_seed)]
     return {
         p: {m: sum(values[p][m] for values in per_seed) / len(per_seed) for m in METRICS}
-        for p in shared
+        for p in shared_problems(per_seed)
     }
 
 
-def arm_metrics(values: Values, resamples: int = RESAMPLES) -> dict[str, dict[str, float]]:
-    """Each metric's mean over problems with its bootstrap 95% interval."""
-    return {
-        m: bootstrap_mean([v[m] for v in values.values()], resamples, BOOTSTRAP_SEED).to_json()
-        for m in METRICS
-    }
+def matrix(runs: Sequence[Values], problems: Sequence[str], metric: str) -> np.ndarray:
+    """One metric of the runs on the problems: [runs, problems]."""
+    return np.array([[values[p][metric] for p in problems] for values in runs], dtype=float)
 
 
-def paired(
-    reference: Values, arm: Values, resamples: int = RESAMPLES
-) -> dict[str, dict[str, float]]:
-    """arm - reference per metric over the shared problems (reference order)."""
-    shared = [p for p in reference if p in arm]
-    return {
-        m: paired_difference(
-            [reference[p][m] for p in shared],
-            [arm[p][m] for p in shared],
-            resamples,
-            BOOTSTRAP_SEED,
-        ).to_json()
-        for m in METRICS
-    }
+def arm_metrics(runs: Sequence[Values], resamples: int = RESAMPLES) -> dict[str, dict[str, Any]]:
+    """Each metric's mean over problems of the seed-averaged values, with its 95% interval over
+    runs and problems (two or more runs), else over problems only; `conditional`: the interval
+    over problems only, conditional on these runs."""
+    problems = shared_problems(runs)
+    out: dict[str, dict[str, Any]] = {}
+    for m in METRICS:
+        values = matrix(runs, problems, m)
+        fixed = bootstrap_mean(list(values.mean(axis=0)), resamples, BOOTSTRAP_SEED)
+        conditional = {"lo": fixed.lo, "hi": fixed.hi}
+        if len(runs) >= 2:
+            entry = seed_level_mean(values, bounds=(0.0, 1.0)).to_json()
+            del entry["p"]  # a pass rate is not tested against 0
+            out[m] = entry | {"interval": RUNS, "conditional": conditional}
+        else:
+            out[m] = fixed.to_json() | {"runs": [len(runs)], "interval": CONDITIONAL}
+    return out
 
 
-def gains(
-    runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]], resamples: int
-) -> tuple[dict[str, Any] | None, Values]:
-    """Over the finished training runs (final evaluations in `records`) that have a step-0
-    evaluation: each metric's change from it to the final evaluation, paired per problem on the
-    seed-averaged values (paired bootstrap, sign-flip p), and the per-problem changes themselves."""
+def compare(
+    reference: Sequence[Values] | None,
+    arm: Sequence[Values],
+    resamples: int = RESAMPLES,
+    bound: float = 1.0,
+) -> dict[str, dict[str, Any]]:
+    """arm - reference per metric over the problems every run of both evaluated (the reference's
+    order); `reference` None: the arm's values themselves against 0 (changes during training).
+    With two or more runs on each side: the seed-level difference (interval and t-test p-value
+    including run-to-run variance), else the paired bootstrap and sign-flip p-value over the
+    seed-averaged values; `conditional` always holds the latter. `bound`: the largest |value|
+    possible (1 for a difference of pass rates, 2 for a difference of changes)."""
+    groups = [arm] if reference is None else [reference, arm]
+    problems = shared_problems(*groups)
+    runs = [len(group) for group in groups]
+    out: dict[str, dict[str, Any]] = {}
+    for m in METRICS:
+        after = matrix(arm, problems, m)
+        before = np.zeros_like(after) if reference is None else matrix(reference, problems, m)
+        fixed = paired_difference(
+            list(before.mean(axis=0)), list(after.mean(axis=0)), resamples, BOOTSTRAP_SEED
+        )
+        conditional = {"lo": fixed.lo, "hi": fixed.hi, "p": fixed.p_value}
+        if min(runs) < 2 or not problems:
+            out[m] = fixed.to_json() | {"runs": runs, "interval": CONDITIONAL}
+            continue
+        bounds = (-bound, bound)
+        seed_level = (
+            seed_level_mean(after, bounds=bounds)
+            if reference is None
+            else seed_level_difference(before, after, bounds=bounds)
+        )
+        out[m] = seed_level.to_json("diff") | {"interval": RUNS, "conditional": conditional}
+    return out
+
+
+def changes(
+    runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]]
+) -> tuple[list[int], list[Values]]:
+    """The finished training runs (final evaluations in `records`) that have a step-0 evaluation:
+    their seeds and per run, per problem, each metric's final minus step-0 value."""
     had = [r for r in runs if not r.arm.eval_only and r.first_eval.is_file()]
-    if not had:
-        return None, {}
-    before = seed_average([problem_values(eval_record.read(r.first_eval)) for r in had])
-    after = seed_average([problem_values(records[str(r.folder)]) for r in had])
-    change = {p: {m: after[p][m] - before[p][m] for m in METRICS} for p in before if p in after}
-    return paired(before, after, resamples), change
+    per_run = []
+    for r in had:
+        before = problem_values(eval_record.read(r.first_eval))
+        after = problem_values(records[str(r.folder)])
+        per_run.append(
+            {p: {m: after[p][m] - before[p][m] for m in METRICS} for p in before if p in after}
+        )
+    return [r.seed for r in had], per_run
 
 
 def _check_protocols(experiment: Experiment, records: dict[str, dict[str, Any]]) -> None:
@@ -120,16 +179,26 @@ def _check_protocols(experiment: Experiment, records: dict[str, dict[str, Any]])
             )
 
 
+def _per_problem(seeds: Sequence[int], runs: Sequence[Values]) -> dict[str, Any]:
+    """The [runs, problems] arrays behind an arm's figures, for re-deriving them."""
+    problems = shared_problems(runs)
+    return {
+        "seeds": list(seeds),
+        "problems": problems,
+        **{m: matrix(runs, problems, m).tolist() for m in METRICS},
+    }
+
+
 def _arm_entry(
     arm: Arm, runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]], resamples: int
-) -> tuple[dict[str, Any], Values, Values]:
-    """One arm's part of results.json (all but the comparisons with the reference), its
-    seed-averaged values and their per-problem changes during training."""
+) -> tuple[dict[str, Any], list[Values], list[Values]]:
+    """One arm's part of results.json (all but the comparisons with the reference), the per-run
+    values of its final evaluations and the per-run changes during training."""
     planned = [r for r in runs if r.arm.name == arm.name]
     mine = [r for r in planned if str(r.folder) in records]
     seeds = [r.seed for r in mine]
-    values = seed_average([problem_values(records[str(r.folder)]) for r in mine])
-    gain, change = gains(mine, records, resamples)
+    values = [problem_values(records[str(r.folder)]) for r in mine]
+    changed_seeds, change = changes(mine, records)
     tokens = [tokens_generated(r.folder) for r in mine]
     entry = {
         "name": arm.name,
@@ -137,17 +206,35 @@ def _arm_entry(
         "eval_only": arm.eval_only,
         "seeds": seeds,
         "missing_seeds": [r.seed for r in planned if r.seed not in seeds],
-        "problems": len(values),
+        "problems": len(shared_problems(values)),
         "metrics": arm_metrics(values, resamples) if mine else None,
-        "gain": gain,
+        "gain": compare(None, change, resamples) if change else None,
         "per_seed": {
             m: [records[str(r.folder)]["metrics"][m]["value"] for r in mine] for m in METRICS
         },
+        "per_problem": _per_problem(seeds, values),
+        "per_problem_change": _per_problem(changed_seeds, change) if change else None,
         "tokens": {"per_seed": tokens, "mean": sum(tokens) / len(tokens) if tokens else None},
         "planned_nodes": 0 if arm.eval_only or not planned else planned_nodes(planned[0].config),
         "runs": [{"seed": r.seed, "dir": str(r.folder), "eval": str(r.final_eval)} for r in mine],
     }
     return entry, values, change
+
+
+def adjust(arms: Sequence[dict[str, Any]]) -> int:
+    """Add `p_holm` beside every p-value of the arms' comparisons (vs_reference, gain,
+    gain_vs_reference): Holm's adjustment over all of them, one family per experiment. Returns
+    the number of tests."""
+    tested = [
+        arm[key][m]
+        for arm in arms
+        for key in COMPARISONS
+        if arm.get(key) is not None
+        for m in METRICS
+    ]
+    for entry, adjusted in zip(tested, holm([t["p"] for t in tested]), strict=True):
+        entry["p_holm"] = adjusted
+    return sum(not math.isnan(t["p"]) for t in tested)
 
 
 def collect(
@@ -161,22 +248,23 @@ def collect(
     if records:
         _check_protocols(experiment, records)
     arms: list[dict[str, Any]] = []
-    values: dict[str, Values] = {}
-    changes: dict[str, Values] = {}
+    values: dict[str, list[Values]] = {}
+    change: dict[str, list[Values]] = {}
     for arm in experiment.arms:
-        entry, values[arm.name], changes[arm.name] = _arm_entry(arm, runs, records, resamples)
+        entry, values[arm.name], change[arm.name] = _arm_entry(arm, runs, records, resamples)
         arms.append(entry)
-    reference, reference_change = values[experiment.reference], changes[experiment.reference]
+    reference, reference_change = values[experiment.reference], change[experiment.reference]
     for entry in arms:
-        own, change = values[entry["name"]], changes[entry["name"]]
+        own, changed = values[entry["name"]], change[entry["name"]]
         other = entry["name"] != experiment.reference
         entry["vs_reference"] = (
-            paired(reference, own, resamples) if reference and own and other else None
+            compare(reference, own, resamples) if reference and own and other else None
         )
-        comparable = reference_change and change and other
+        comparable = reference_change and changed and other
         entry["gain_vs_reference"] = (
-            paired(reference_change, change, resamples) if comparable else None
+            compare(reference_change, changed, resamples, bound=2.0) if comparable else None
         )
+    tests = adjust(arms)
     first = next(iter(records.values()), None)
     return {
         "experiment": str(experiment.path),
@@ -186,11 +274,15 @@ def collect(
         "metrics": list(METRICS),
         "ci": {
             "level": LEVEL,
-            "method": "percentile bootstrap over problems of the seed-averaged per-problem values; "
-            "differences: paired bootstrap and sign-flip p-value",
+            "method": "with two or more runs per arm: t interval on the variance components of "
+            "runs and problems (run-to-run variance included; Welch-Satterthwaite df), p: the "
+            "t test of the same; `conditional` and arms with one run: percentile bootstrap over "
+            "problems of the seed-averaged values, differences paired bootstrap and sign-flip "
+            "p-value (conditional on these runs)",
             "resamples": resamples,
             "seed": BOOTSTRAP_SEED,
         },
+        "holm": {"family": "every p-value of the experiment's tables", "tests": tests},
         "protocol": first["protocol"] if first else None,
         "problems_checksum": first["problems_checksum"] if first else None,
         "allowed_differences": list(experiment.allowed_differences),
@@ -198,16 +290,27 @@ def collect(
     }
 
 
-def _interval(m: dict[str, float] | None) -> str:
+def _interval(m: dict[str, Any] | None) -> str:
     if m is None:
         return "—"
-    return eval_record.interval(m["value"], m["lo"], m["hi"])
+    text = eval_record.interval(m["value"], m["lo"], m["hi"])
+    return text + (" †" if m.get("interval") == CONDITIONAL else "")
 
 
-def _difference(d: dict[str, float] | None) -> str:
+def _p(p: float | None) -> str:
+    return "—" if p is None or math.isnan(p) else f"{p:.3f}"
+
+
+def _tested(label: str, d: dict[str, Any] | None) -> list[str]:
+    """A comparison's cells: label, estimate [95% CI], p, p (Holm), conditional interval and p."""
     if d is None or math.isnan(d["diff"]):
-        return "—"
-    return f"{d['diff']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}] p={d['p']:.3f}"
+        return [label, "—", "—", "—", "—"]
+    estimate = f"{d['diff']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]"
+    if d.get("interval") == CONDITIONAL:
+        return [label, estimate + " †", _p(d["p"]), _p(d.get("p_holm")), "(the same)"]
+    fixed = d["conditional"]
+    problems_only = f"[{fixed['lo']:+.3f}, {fixed['hi']:+.3f}] p={fixed['p']:.3f}"
+    return [label, estimate, _p(d["p"]), _p(d.get("p_holm")), problems_only]
 
 
 def _tokens(arm: dict[str, Any]) -> str:
@@ -242,40 +345,39 @@ def metric_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return head, body
 
 
-def difference_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """The paired differences against the reference as text: header and one row per other arm."""
-    head = ["arm", *(f"Δ {LABELS[m]} [95% CI], p" for m in METRICS)]
+def _comparison_rows(
+    results: dict[str, Any], key: str, what: str, skip_reference: bool
+) -> tuple[list[str], list[list[str]]]:
+    """One row per arm and metric of the arms' `key` comparisons (arms without one: skipped when
+    they have no `gain`, else a row of dashes)."""
+    head = ["arm", "metric", f"{what} [95% CI]", "p", "p (Holm)", f"{CONDITIONAL}: [95% CI], p"]
     body = []
     for arm in results["arms"]:
-        if arm["name"] == results["reference"]:
+        if skip_reference and arm["name"] == results["reference"]:
             continue
-        diffs = arm["vs_reference"]
-        body.append([arm["name"], *(_difference(diffs[m] if diffs else None) for m in METRICS)])
+        if key != "vs_reference" and arm.get("gain") is None:
+            continue
+        tested = arm.get(key)
+        for m in METRICS:
+            body.append([arm["name"], *_tested(LABELS[m], tested[m] if tested else None)])
     return head, body
+
+
+def difference_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The differences against the reference as text: header and a row per other arm and
+    metric."""
+    return _comparison_rows(results, "vs_reference", f"Δ vs {results['reference']}", True)
 
 
 def gain_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Each training arm's change from its step-0 to its final evaluation, and that change minus
-    the reference arm's, as text."""
-    reference = results["reference"]
-    head = [
-        "arm",
-        *(f"{LABELS[m]} last − first" for m in METRICS),
-        *(f"Δ vs {reference}'s change ({LABELS[m]})" for m in METRICS),
-    ]
-    body = []
-    for arm in results["arms"]:
-        if arm.get("gain") is None:
-            continue
-        versus = arm.get("gain_vs_reference")
-        body.append(
-            [
-                arm["name"],
-                *(_difference(arm["gain"][m]) for m in METRICS),
-                *(_difference(versus[m] if versus else None) for m in METRICS),
-            ]
-        )
-    return head, body
+    """Each training arm's change from its step-0 to its final evaluation as text."""
+    return _comparison_rows(results, "gain", "last − first", False)
+
+
+def gain_difference_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Each other training arm's change minus the reference arm's change as text."""
+    what = f"change − {results['reference']}'s change"
+    return _comparison_rows(results, "gain_vs_reference", what, True)
 
 
 def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
@@ -286,36 +388,56 @@ def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
     ]
 
 
+def _reading(results: dict[str, Any]) -> str:
+    """How the figures were computed, for results.md."""
+    ci, reference = results["ci"], results["reference"]
+    return (
+        "Each figure: the mean over problems of the per-problem value averaged over the arm's "
+        f"seeds (training runs). With two or more runs per arm the {ci['level']:.0%} interval "
+        "includes run-to-run variance: a t interval on the variance components of runs and "
+        "problems (Welch-Satterthwaite degrees of freedom; with 3 runs about 2-4, so it is "
+        'wide), and p is the t test of the same. Beside it, "conditional on these runs": '
+        f"the percentile bootstrap over problems only ({ci['resamples']} resamples; for a "
+        "difference, paired bootstrap and sign-flip p-value), which leaves out how another run "
+        "of the same arm would differ. † marks a figure whose arm(s) have one finished run: "
+        f"its interval and p are conditional on that run. Δ: arm − {reference} over the "
+        "shared problems (problems paired, runs independent). p (Holm): Holm-adjusted over "
+        f"the experiment's {results['holm']['tests']} p-values (this table and the change "
+        "tables: one family). Tokens: "
+        "`tokens/generated` summed over training, mean per seed, beside the nodes the config "
+        "plans (steps × problems per step × tree budget or GRPO group size)."
+    )
+
+
 def markdown(results: dict[str, Any]) -> str:
-    """results.md: the table and how to read it."""
+    """results.md: the tables and how to read them."""
     title = Path(results["experiment"]).name + (" (--quick)" if results["quick"] else "")
+    reference = results["reference"]
     lines = [
         f"# Experiment {title}",
         "",
         *_markdown_table(*metric_rows(results)),
         "",
-        f"Paired differences against the reference arm, {results['reference']}:",
+        f"Differences against the reference arm, {reference}:",
         "",
         *_markdown_table(*difference_rows(results)),
         "",
-        f"Each figure: the mean over problems of the per-problem value averaged over the seeds, "
-        f"with a {results['ci']['level']:.0%} percentile-bootstrap interval over problems "
-        f"({results['ci']['resamples']} resamples). Δ: arm − {results['reference']} paired over "
-        "the shared problems, paired-bootstrap interval and sign-flip p-value. Tokens: "
-        "`tokens/generated` summed over training, mean per seed, beside the nodes the config "
-        "plans (steps × problems per step × tree budget or GRPO group size).",
+        _reading(results),
     ]
     head, body = gain_rows(results)
     if body:
         lines += [
             "",
-            "Change during training: per problem, the final evaluation minus the step-0 one "
-            "(both averaged over the seeds), paired bootstrap and sign-flip p-value; then that "
-            f"change minus {results['reference']}'s, per problem. Unlike the Δ above it does not "
-            "depend on where an arm starts (a team with another model starts elsewhere).",
+            "Change during training: per run and problem, the final evaluation minus the "
+            "step-0 one, averaged as above; then that change minus "
+            f"{reference}'s. Unlike the Δ above it does not depend on where an arm starts (a "
+            "team with another model starts elsewhere).",
             "",
             *_markdown_table(head, body),
         ]
+        head, body = gain_difference_rows(results)
+        if body:
+            lines += ["", *_markdown_table(head, body)]
     if results["allowed_differences"]:
         lines.append(
             "\nThe arms' evaluation protocols may differ in: "

@@ -20,7 +20,7 @@ from typing import Any
 from mars2 import seeds
 from mars2.config import Config, SearchConfig
 from mars2.credit import assign_credit, filter_groups
-from mars2.errors import UserError
+from mars2.errors import InfraError, UserError
 from mars2.evaluation.record import flat as flat_metrics
 from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
@@ -60,7 +60,8 @@ class ProblemStream:
 def to_samples(results: Sequence[TreeResult], config: Config) -> tuple[list[Sample], int]:
     """Credit assignment over finished trees -> training samples, and the number of nodes kept
     after dynamic filtering. The overlong penalty of each node uses its agent's own
-    `max_new_tokens` as L_max."""
+    `max_new_tokens` as L_max. A completion without a log-prob for each of its response tokens is
+    an InfraError (a backend that cannot report them cannot train)."""
     records = [record for result in results for record in result.records]
     independent = config.train.mode == "grpo"
     max_len = {i: agent.max_new_tokens for i, agent in enumerate(config.agents)}
@@ -77,6 +78,16 @@ def to_samples(results: Sequence[TreeResult], config: Config) -> tuple[list[Samp
         completion = completions.get((credit.tree_id, credit.node_id))
         if completion is None or not completion.response_ids:
             continue
+        if len(completion.logprobs) != len(completion.response_ids):
+            # zeros would read as probability 1 and skew every importance weight
+            agent = config.agents[credit.agent_id]
+            raise InfraError(
+                f"agent {config.agent_name(credit.agent_id)!r} (backend {agent.backend!r}) "
+                f"returned {len(completion.logprobs)} log-probs for "
+                f"{len(completion.response_ids)} response tokens (node {credit.node_id} of "
+                f"tree {credit.tree_id}): training needs the engine's log-prob of every "
+                "sampled token (importance sampling against the rollout policy)"
+            )
         samples.append(
             Sample(
                 agent_id=credit.agent_id,

@@ -1,6 +1,6 @@
 """Experiments: arms x seeds of training runs on one evaluation protocol, run resumably, with one
-table of Pass@1, Pass@1(MCTS), Pass@N (95% intervals over problems) and paired differences
-against a reference arm (`mars2 experiment FILE`, docs/experiments.md).
+table of Pass@1, Pass@1(MCTS), Pass@N (95% intervals over runs and problems) and differences
+against a reference arm with Holm-adjusted p-values (`mars2 experiment FILE`, docs/experiments.md).
 
     from mars2.experiment import check_protocols, collect, execute, load_experiment, plan, write
     experiment = load_experiment("configs/ladder.yaml", quick=True)

@@ -72,3 +72,24 @@ def test_resume_of_a_non_run_directory_is_a_user_error(tmp_path: Path) -> None:
     done = train(tmp_path, resume=True)
     assert done.returncode == 2
     assert "config.yaml" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_failing_paired_table_leaves_a_finished_run_at_exit_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mars2.cli import main
+    from mars2.evaluation import record
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("no pairing today")
+
+    monkeypatch.setattr(record, "compare", broken)  # a fault in the report, after the run
+    out = tmp_path / "run"
+    argv = ["train", "--config", SMOKE, "--out", str(out), "train.steps=1", "eval.limit=1",
+            "eval.budget=1", "train.problems_per_step=1", "search.budget=1",
+            "train.max_rollout_rounds=1", "output.tensorboard=false"]  # fmt: skip
+    assert main(argv) == 0
+    assert (out / "checkpoints" / "latest").read_text() == "step_000001"
+    assert "RuntimeError: no pairing today" in caplog.text
+    assert f"mars2 compare {out / 'evals' / 'step_000000'} {out}" in caplog.text

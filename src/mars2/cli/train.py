@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from mars2.errors import UserError
 from mars2.training.logger import read_rows
 
 console = Console()
+log = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -92,6 +94,29 @@ def run(args: argparse.Namespace) -> int:
             progress.update(task, completed=metrics["step"], info=info)
 
         last = trainer.fit(on_step)
+    # The run is finished and saved: a fault in its report (tables built from files a user may
+    # have touched) is a warning, never a failed run.
+    try:
+        _print_summary(first, last, started)
+    except Exception as err:  # noqa: BLE001 (deliberate: see above)
+        log.warning("the summary table could not be printed (%s: %s)", type(err).__name__, err)
+    try:
+        _print_paired(out)
+    except Exception as err:  # noqa: BLE001 (deliberate: see above)
+        log.warning(
+            "the paired comparison of the first and the last evaluation could not be printed "
+            "(%s: %s); the run is complete: `mars2 compare %s %s` compares them",
+            type(err).__name__,
+            err,
+            out / "evals" / "step_000000",
+            out,
+        )
+    console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
+    return 0
+
+
+def _print_summary(first: dict[str, Any], last: dict[str, Any], started: float) -> None:
+    """The first and last value of every summary metric (with their intervals)."""
     table = Table(
         "metric",
         "first [95% CI]",
@@ -104,9 +129,6 @@ def run(args: argparse.Namespace) -> int:
         before = _with_interval(first, key) if key in first else ""
         table.add_row(key, before, _with_interval(last, key))
     console.print(table)
-    _print_paired(out)
-    console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
-    return 0
 
 
 # metrics of the summary table: evaluations, the reward, and the signs of a collapsing policy

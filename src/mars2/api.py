@@ -197,8 +197,19 @@ def evaluate(
     else:
         path = checkpoint_path(run_dir, step)
         models, label = trained_models(config, path), path.name
-    # Only the chosen agents are loaded; checkpoint weights follow their agent's new index.
-    sub = dataclasses.replace(config, agents=tuple(config.agents[i] for i in chosen))
+    # Only the chosen agents are evaluated; checkpoint weights follow their agent's new index.
+    # An agent chosen without its `share_with` partner keeps the partner's weights (`models`
+    # maps it to them; the base model is the same) and stands alone in the smaller team.
+    kept = {names[i] for i in chosen}
+    sub = dataclasses.replace(
+        config,
+        agents=tuple(
+            config.agents[i]
+            if config.agents[i].share_with in (None, *kept)
+            else dataclasses.replace(config.agents[i], share_with=None)
+            for i in chosen
+        ),
+    )
     sub_models = (
         None if models is None else {j: models[i] for j, i in enumerate(chosen) if i in models}
     )

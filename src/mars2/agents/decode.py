@@ -3,7 +3,9 @@
 `Decoder` holds the rows being generated together: their next-token logits, per-row seeded
 generators and what they sampled; a batch object holds their KV cache and runs the model
 (`HFBatch` here for any transformers model, `mars2.agents.llama.LlamaBatch` for Llama models).
-`admit` prefills new requests and merges them into the running batch (continuous batching);
+`admit` prefills new requests and merges them into the running batch (continuous batching;
+requests with the same prompt share one prefill, and `LlamaBatch` also reuses the prefills of
+recent prompts);
 `step` samples one token for every row, retires the rows that hit EOS, their token limit or
 (with `piece`) the end of their code block, and runs one forward pass for the rest.
 Every log-prob is under softmax(logits / temperature) before top-p truncation.
@@ -84,7 +86,8 @@ class Decoder:
 
     @torch.no_grad()
     def admit(self, key_prompt_seed: list[tuple[Any, list[int], int]]) -> None:
-        """Prefill new requests (key, prompt ids, seed) and add them to the batch."""
+        """Prefill new requests (key, prompt ids, seed) and add them to the batch (the batch
+        counts the prompt positions it computed: `batch.prefill_tokens`)."""
         assert self.can_merge
         logits = self.batch.prefill([p for _, p, _ in key_prompt_seed])
         rows = [
@@ -134,11 +137,15 @@ class Decoder:
 class HFBatch:
     """The rows of a transformers causal LM: a left-padded KV cache, attention mask and
     positions. New rows are prefilled and merged in (plain dynamic cache layers only); left
-    padding no row needs any more is cropped, so the cache stays as short as its longest row."""
+    padding no row needs any more is cropped, so the cache stays as short as its longest row.
+    Requests with the same prompt in one `prefill` share its computation (the model may change
+    between calls, so nothing is kept across them)."""
 
     def __init__(self, model: Any, pad_id: int) -> None:
         self.model = model
         self.pad_id = pad_id
+        self.prompt_tokens = 0  # prompt positions admitted
+        self.prefill_tokens = 0  # of which computed
         self.device = next(model.parameters()).device
         self.cache: Any = None
         self.mask = torch.zeros((0, 0), dtype=torch.long, device=self.device)  # [B, T]
@@ -152,7 +159,13 @@ class HFBatch:
         return layers is not None and all(type(x).__name__ == "DynamicLayer" for x in layers)
 
     def prefill(self, prompts: list[list[int]]) -> torch.Tensor:
-        """Add rows for `prompts`; return their next-token logits [n, V] (float32)."""
+        """Add rows for `prompts`; return their next-token logits [n, V] (float32). Each
+        distinct prompt is computed once and its cache rows repeated."""
+        first: dict[tuple[int, ...], int] = {}
+        row_of = [first.setdefault(tuple(p), len(first)) for p in prompts]  # index into unique
+        self.prompt_tokens += sum(map(len, prompts))
+        prompts = [list(p) for p in first]
+        self.prefill_tokens += sum(map(len, prompts))
         width = max(len(p) for p in prompts)
         ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
         mask = torch.zeros((len(prompts), width), dtype=torch.long)
@@ -168,13 +181,18 @@ class HFBatch:
             use_cache=True,
             logits_to_keep=1,
         )
+        cache, logits = _cache_of(out), out.logits[:, -1].float()
+        if len(prompts) < len(row_of):  # repeat each shared prompt's rows
+            index = torch.tensor(row_of, device=self.device)
+            cache.batch_select_indices(index)
+            mask, positions, logits = mask[index], positions[index], logits[index]
         if self.cache is None:
-            self.cache, self.mask, self.next_pos = _cache_of(out), mask, positions[:, -1:] + 1
+            self.cache, self.mask, self.next_pos = cache, mask, positions[:, -1:] + 1
         else:
-            _merge_caches(self.cache, _cache_of(out), self.mask.shape[1], width)
+            _merge_caches(self.cache, cache, self.mask.shape[1], width)
             self.mask = _cat_left_padded(self.mask, mask)
             self.next_pos = torch.cat([self.next_pos, positions[:, -1:] + 1])
-        return out.logits[:, -1].float()  # type: ignore[no-any-return]
+        return logits  # type: ignore[no-any-return]
 
     def keep(self, index: list[int]) -> None:
         """Retain rows `index` (ascending) as rows 0..len(index)-1."""

@@ -11,6 +11,11 @@ copy: bfloat16, or int8 dynamic-quantized Linear layers (CPU). With the `llama` 
 fp32 or bfloat16. A copy or snapshot is rebuilt from the model at every `sync_weights` (and
 before a rollout when the weights changed), so a learner that trains the shared model object
 keeps exact fp32 log-probs while rollouts run on the cheap copy (TIS corrects the mismatch).
+
+Requests with the same prompt share one prefill; with the `llama` decoder a later request also
+reuses the keys and values of the longest prefix it shares with a recent prompt (a GRPO group's
+attempts, a tree's fresh children, the system prompt and statement of a refinement). The stats
+count the prompt positions computed (`prefill_tokens`) beside those served (`prompt_tokens`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import torch
 
 from mars2.agents.decode import Decoder, HFBatch, Row
 from mars2.agents.engine import ChatEngine, Pending
-from mars2.agents.llama import LlamaBatch, LlamaWeights, unsupported
+from mars2.agents.llama import PROMPT_CACHE_BYTES, LlamaBatch, LlamaWeights, unsupported
 from mars2.config import AgentConfig
 from mars2.types import Completion
 
@@ -36,8 +41,19 @@ from mars2.types import Completion
 class HFPolicy(ChatEngine):
     """A Policy on a transformers causal LM (shared with a learner or loaded by load_policy)."""
 
-    def __init__(self, agent: AgentConfig, model: Any, tokenizer: Any, *, seed: int = 0) -> None:
+    def __init__(
+        self,
+        agent: AgentConfig,
+        model: Any,
+        tokenizer: Any,
+        *,
+        seed: int = 0,
+        prompt_cache_bytes: int = PROMPT_CACHE_BYTES,
+    ) -> None:
+        """`prompt_cache_bytes`: the llama decoder's cache of recent prompts' keys and values
+        (mars2.agents.llama.PromptCache; 0: none), emptied whenever the weights change."""
         self.agent = agent
+        self.prompt_cache_bytes = prompt_cache_bytes
         self._init_policy(agent.name or agent.model, seed)
         super().__init__(f"hf-{self.name}", agent.max_batch_size)
         self.model = model
@@ -58,7 +74,12 @@ class HFPolicy(ChatEngine):
         self._rollout = rollout_model(model, self._rollout_dtype, self._decoder_kind)
         self._copied_version = _weights_version(model)
         self._decoder = self._new_decoder()
-        self._counters = {"tokens_generated": 0.0, "prompt_tokens": 0.0, "generate_s": 0.0}
+        self._counters = {
+            "tokens_generated": 0.0,
+            "prompt_tokens": 0.0,  # of the completions returned
+            "prefill_tokens": 0.0,  # prompt positions computed (shared prefills counted once)
+            "generate_s": 0.0,
+        }
 
     def generate_ids(self, prompts: list[list[int]], seeds: list[int]) -> list[Completion]:
         """Synchronous batch generation from token ids, in the calling thread (benchmarks)."""
@@ -66,7 +87,8 @@ class HFPolicy(ChatEngine):
         with self._model_turn():
             self._refresh_copy()
             decoder = self._new_decoder()
-            decoder.admit([(i, p, s) for i, (p, s) in enumerate(zip(prompts, seeds, strict=True))])
+            requests = [(i, p, s) for i, (p, s) in enumerate(zip(prompts, seeds, strict=True))]
+            self._admit_to(decoder, requests)
         while decoder.rows:
             with self._model_turn():
                 finished.update((row.key, row) for row in decoder.step())
@@ -144,7 +166,12 @@ class HFPolicy(ChatEngine):
     def _admit(self, requests: list[Pending]) -> None:
         with self._model_turn():
             self._refresh_copy()
-            self._decoder.admit([(p, p.prompt_ids, p.seed) for p in requests])
+            self._admit_to(self._decoder, [(p, p.prompt_ids, p.seed) for p in requests])
+
+    def _admit_to(self, decoder: Decoder, requests: list[tuple[Any, list[int], int]]) -> None:
+        before = decoder.batch.prefill_tokens
+        decoder.admit(requests)
+        self._counters["prefill_tokens"] += decoder.batch.prefill_tokens - before
 
     def _step(self) -> list[tuple[Pending, Completion]]:
         with self._model_turn():
@@ -158,7 +185,7 @@ class HFPolicy(ChatEngine):
 
     def _new_decoder(self) -> Decoder:
         if isinstance(self._rollout, LlamaWeights):
-            batch: Any = LlamaBatch(self._rollout)
+            batch: Any = LlamaBatch(self._rollout, self.prompt_cache_bytes)
         else:
             batch = HFBatch(self._rollout, self._pad_id)
         return Decoder(batch, **self._decoder_args)

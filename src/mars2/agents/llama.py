@@ -9,7 +9,12 @@ arithmetic on a frozen snapshot of the weights, with what a rollout needs only:
 - a preallocated KV cache, one slot per row: a new token's keys and values are written in
   place, and rows are not padded: each row's prompt starts at position 0 of its slot;
 - rows that finish leave by moving the last rows into their slots (a copy of the moved rows
-  only); new rows are prefilled together (right-padded, causal) into free slots.
+  only); new rows are prefilled together (right-padded, causal) into free slots;
+- shared prefills: requests with the same prompt (a GRPO group, an evaluation's attempts, a
+  tree's fresh children) prefill it once and copy its keys and values into each row, and a
+  `PromptCache` keeps the keys and values of recent prompts, so a later prompt computes only
+  the positions after the longest prefix it shares with one of them (a keys/values position
+  depends only on the tokens up to it). Each row still samples with its own generator.
 
 It computes what `LlamaForCausalLM` computes (RMSNorm in float32, rotary embeddings of the
 default type, grouped-query attention, SiLU-gated MLP), to float32 rounding: the tests compare
@@ -19,6 +24,7 @@ models (rope scaling, a Linear with a bias, ...); the engine then uses transform
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import torch
@@ -27,6 +33,8 @@ import torch.nn.functional as F
 from mars2.agents.models import base_model
 
 _MIN_SLOTS_T = 256  # time capacity allocated at first; doubled when a row outgrows it
+PROMPT_CACHE_BYTES = 256 * 2**20  # a PromptCache's default budget (~11k SmolLM2 bf16 positions)
+_MIN_SHARED = 8  # shared positions worth copying from the cache rather than recomputing
 
 
 def unsupported(model: Any) -> str | None:
@@ -145,17 +153,68 @@ def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tens
     return x * cos + rotated * sin
 
 
+class PromptCache:
+    """Keys, values and next-token logits of recently prefilled prompts, by token ids; the least
+    recently used go first when the entries outgrow `max_bytes`. Valid for one set of weights:
+    a batch owns one, and a new snapshot of the weights gets a new batch."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        # ids -> (keys [L, n_kv, len, D], values, logits [V] after the last position)
+        self.entries: OrderedDict[tuple[int, ...], tuple[torch.Tensor, ...]] = OrderedDict()
+
+    def match(self, prompt: tuple[int, ...]) -> tuple[int, tuple[torch.Tensor, ...] | None]:
+        """(positions shared, entry) for the entry sharing the longest prefix with `prompt`."""
+        best, key = 0, None
+        for ids in self.entries:
+            n = _common_prefix(ids, prompt)
+            if n > best:
+                best, key = n, ids
+        if key is None:
+            return 0, None
+        self.entries.move_to_end(key)
+        return best, self.entries[key]
+
+    def add(self, prompt: tuple[int, ...], entry: tuple[torch.Tensor, ...]) -> None:
+        size = sum(x.numel() * x.element_size() for x in entry)
+        if prompt in self.entries or size > self.max_bytes:
+            return
+        while self.bytes + size > self.max_bytes:
+            _, old = self.entries.popitem(last=False)
+            self.bytes -= sum(x.numel() * x.element_size() for x in old)
+        self.entries[prompt] = entry
+        self.bytes += size
+
+
+def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """Length of the common prefix of `a` and `b` (binary search over C-speed slice compares)."""
+    lo, hi = 0, min(len(a), len(b))
+    if a[:hi] == b[:hi]:
+        return hi
+    while lo < hi - 1:  # a[:lo] == b[:lo], a[:hi] != b[:hi]
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if a[:mid] == b[:mid] else (lo, mid)
+    return lo
+
+
 class LlamaBatch:
     """The rows of one decoding batch: their KV cache slots and lengths. Row i of every call is
-    slot i; `prefill` appends rows, `keep` retains some (in the given order)."""
+    slot i; `prefill` appends rows, `keep` retains some (in the given order).
+
+    `prompt_cache_bytes` bounds the `PromptCache` of recent prompts (0: no cache; requests with
+    the same prompt in one `prefill` still share its computation)."""
 
     can_merge = True
 
-    def __init__(self, weights: LlamaWeights) -> None:
+    def __init__(self, weights: LlamaWeights, prompt_cache_bytes: int = PROMPT_CACHE_BYTES) -> None:
         self.w = weights
         self.k: torch.Tensor | None = None  # [L, slots, n_kv, T, D]
         self.v: torch.Tensor | None = None
         self.lens = torch.zeros(0, dtype=torch.long, device=weights.device)  # tokens cached
+        self.prompts = PromptCache(prompt_cache_bytes)
+        self.prompt_tokens = 0  # prompt positions admitted
+        self.prefill_tokens = 0  # of which computed (the rest: copied from a shared prefill)
 
     @property
     def size(self) -> int:
@@ -181,34 +240,100 @@ class LlamaBatch:
         shape = (len(w.layers), new_rows, w.n_kv, new_t, w.head_dim)
         k = torch.zeros(shape, dtype=w.dtype, device=w.device)
         v = torch.zeros_like(k)
-        if self.k is not None and self.v is not None and self.size:
-            n, t = self.size, int(self.lens.max())
-            k[:, :n, :, :t] = self.k[:, :n, :, :t]
-            v[:, :n, :, :t] = self.v[:, :n, :, :t]
+        if self.k is not None and self.v is not None:  # rows being prefilled too: copy all
+            k[:, :have_rows, :, :have_t] = self.k
+            v[:, :have_rows, :, :have_t] = self.v
         self.k, self.v = k, v
 
     def prefill(self, prompts: list[list[int]]) -> torch.Tensor:
-        """Add rows for `prompts`; return their next-token logits [n, V] (float32)."""
-        w, start = self.w, self.size
-        n, width = len(prompts), max(len(p) for p in prompts)
-        ids = torch.zeros((n, width), dtype=torch.long)
-        for i, p in enumerate(prompts):  # right padding: positions 0..len-1 are the prompt
-            ids[i, : len(p)] = torch.tensor(p)
-        ids = ids.to(w.device)
-        lens = torch.tensor([len(p) for p in prompts], dtype=torch.long, device=w.device)
-        self._reserve(start + n, width + 1)
+        """Add rows for `prompts`; return their next-token logits [n, V] (float32).
+
+        Each distinct prompt is computed once, from the end of the longest prefix it shares with
+        a cached prompt; rows with a prompt seen before (here or in the cache) copy its keys and
+        values."""
+        w, start, n = self.w, self.size, len(prompts)
+        keys = [tuple(p) for p in prompts]
+        first: dict[tuple[int, ...], int] = {}
+        leader = [first.setdefault(key, i) for i, key in enumerate(keys)]
+        self._reserve(start + n, max(map(len, keys)) + 1)
         assert self.k is not None and self.v is not None
-        cos, sin = w.rope(torch.arange(width, device=w.device))  # [S, D]
+        logits: list[torch.Tensor | None] = [None] * n
+        shared = [0] * n  # positions of row i copied from the cache
+        todo = []  # rows whose prompt is computed here
+        for i in first.values():
+            hit, entry = self.prompts.match(keys[i])
+            if entry is not None and hit == len(keys[i]) == entry[0].shape[2]:
+                logits[i] = entry[2]  # the very prompt: nothing to compute
+            else:
+                hit = min(hit, len(keys[i]) - 1)  # the last position gives the logits
+                todo.append(i)
+                if entry is None or hit < _MIN_SHARED:
+                    continue
+                shared[i] = hit
+            self.k[:, start + i, :, :hit] = entry[0][:, :, :hit]
+            self.v[:, start + i, :, :hit] = entry[1][:, :, :hit]
+        if todo:
+            for i, row_logits in zip(todo, self._compute(todo, shared, keys), strict=True):
+                logits[i] = row_logits
+                n_i = len(keys[i])
+                cached = (self.k[:, start + i, :, :n_i], self.v[:, start + i, :, :n_i])
+                self.prompts.add(keys[i], (*(x.clone() for x in cached), row_logits.clone()))
+        for i, j in enumerate(leader):
+            if j != i:  # the same prompt as row j
+                n_i = len(keys[i])
+                self.k[:, start + i, :, :n_i] = self.k[:, start + j, :, :n_i]
+                self.v[:, start + i, :, :n_i] = self.v[:, start + j, :, :n_i]
+                logits[i] = logits[j]
+        self.lens = torch.cat([self.lens, torch.tensor(list(map(len, keys)), device=w.device)])
+        self.prompt_tokens += sum(map(len, keys))
+        self.prefill_tokens += sum(len(keys[i]) - shared[i] for i in todo)
+        return torch.stack([x for x in logits if x is not None])
+
+    def _compute(
+        self, rows: list[int], shared: list[int], prompts: list[tuple[int, ...]]
+    ) -> torch.Tensor:
+        """Run prompts[i][shared[i]:] for each new row i in `rows` (positions shared[i]..,
+        attending to the row's cached prefix); return their next-token logits [len(rows), V]."""
+        w, start = self.w, self.size
+        assert self.k is not None and self.v is not None
+        starts = [shared[i] for i in rows]
+        n, width = len(rows), max(len(prompts[i]) - shared[i] for i in rows)
+        ids = torch.zeros((n, width), dtype=torch.long)
+        for r, i in enumerate(rows):  # right padding: the suffix of each prompt
+            ids[r, : len(prompts[i]) - shared[i]] = torch.tensor(prompts[i][shared[i] :])
+        ids = ids.to(w.device)
+        ends = torch.tensor([len(prompts[i]) - shared[i] for i in rows], device=w.device)
+        contiguous = rows == list(range(rows[0], rows[0] + n)) and not any(starts)
+        slots = torch.tensor([start + i for i in rows], device=w.device)
+        pos = torch.tensor(starts, device=w.device).unsqueeze(-1) + torch.arange(
+            width, device=w.device
+        )
+        t = int(pos.max()) + 1  # positions attended to
+        self._reserve(start + len(prompts), t + 1)
+        if contiguous:  # fresh prompts in consecutive slots: plain causal attention
+            cos, sin = w.rope(torch.arange(width, device=w.device))  # [S, D]
+            mask = None
+        else:
+            cos, sin = (x.unsqueeze(1) for x in w.rope(pos))  # [n, 1, S, D]
+            mask = (torch.arange(t, device=w.device) <= pos.unsqueeze(-1)).unsqueeze(1)
         x = w.embed[ids]  # [n, S, H]
         for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
             q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [n, h, S, D]
-            self.k[layer, start : start + n, :, :width] = k
-            self.v[layer, start : start + n, :, :width] = v
-            attn = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+            if mask is None:
+                s0 = start + rows[0]
+                self.k[layer, s0 : s0 + n, :, :width] = k
+                self.v[layer, s0 : s0 + n, :, :width] = v
+                attn = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+            else:  # suffixes after a cached prefix, or rows apart: attend to the slots
+                keys, values = self.k[layer], self.v[layer]
+                keys[slots.unsqueeze(-1), :, pos] = k.transpose(1, 2)  # [n, S, h, D]
+                values[slots.unsqueeze(-1), :, pos] = v.transpose(1, 2)
+                attn = F.scaled_dot_product_attention(
+                    q, keys[slots, :, :t], values[slots, :, :t], attn_mask=mask, enable_gqa=True
+                )
             x = x + attn.transpose(1, 2).reshape(n, width, -1) @ o.T
             x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
-        last = x[torch.arange(n, device=w.device), lens - 1]  # [n, H]
-        self.lens = torch.cat([self.lens, lens])
+        last = x[torch.arange(n, device=w.device), ends - 1]  # [n, H]
         return self._logits(last)
 
     def step(self, tokens: torch.Tensor) -> torch.Tensor:

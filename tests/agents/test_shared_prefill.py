@@ -1,0 +1,125 @@
+"""Shared prefills: requests at the same prompt prefill it once, and the llama decoder reuses the
+keys and values of a recent prompt's longest shared prefix. The logits, sampled tokens and
+rollout log-probs equal those of prefilling every request alone (float32, to ATOL)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any
+
+import pytest
+import torch
+
+from mars2.agents import llama
+from mars2.agents.hf import HFPolicy
+from mars2.agents.llama import LlamaBatch, LlamaWeights, PromptCache
+from mars2.config import AgentConfig
+
+ATOL = 1e-4  # float32 rounding: shared and unshared prefills sum in different orders
+
+
+def reference(model: Any, ids: list[int]) -> torch.Tensor:
+    with torch.no_grad():
+        return model(input_ids=torch.tensor([ids])).logits[0, -1].float()  # type: ignore[no-any-return]
+
+
+def ids(n: int, seed: int) -> list[int]:
+    return torch.randint(3, 500, (n,), generator=torch.Generator().manual_seed(seed)).tolist()
+
+
+def test_llama_batch_shares_prefills_and_matches_transformers(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(llama, "_MIN_SLOTS_T", 8)  # the cache also grows while rows share
+    model, _ = tiny
+    batch = LlamaBatch(LlamaWeights(model))
+    stem = ids(24, 0)  # a system prompt and statement, say
+    a, b = stem + ids(6, 1), stem + ids(11, 2)
+    c, d = ids(9, 3), a[:20] + ids(40, 4)
+    rows = [a, a, b]
+    with torch.no_grad():
+        logits = batch.prefill(rows)  # a once, b alone: nothing is cached yet
+        assert (batch.prompt_tokens, batch.prefill_tokens) == (95, 65)
+        logits = torch.cat([logits, batch.prefill([b, c, a, d])])
+        rows += [b, c, a, d]  # b and a from the cache; d after a's first 20 positions; c alone
+        assert (batch.prompt_tokens, batch.prefill_tokens) == (95 + 134, 65 + 9 + 40)
+        for step in range(6):
+            for row, got in zip(rows, logits, strict=True):
+                assert torch.allclose(got, reference(model, row), atol=ATOL), step
+            if step == 2:
+                batch.keep([1, 3, 4, 6])
+                rows, logits = [rows[i] for i in (1, 3, 4, 6)], logits[[1, 3, 4, 6]]
+            tokens = logits.argmax(-1)
+            rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
+            logits = batch.step(tokens)
+
+
+def test_duplicate_prompts_share_without_a_cache(tiny: tuple[Any, Any]) -> None:
+    model, _ = tiny
+    batch = LlamaBatch(LlamaWeights(model), prompt_cache_bytes=0)
+    a = ids(12, 5)
+    with torch.no_grad():
+        first = batch.prefill([a, ids(7, 6), a])
+        second = batch.prefill([a])
+    assert (batch.prompt_tokens, batch.prefill_tokens) == (43, 31)  # no cache: a again
+    for got in (first[0], first[2], second[0]):
+        assert torch.allclose(got, reference(model, a), atol=ATOL)
+    assert not batch.prompts.entries
+
+
+def test_prompt_cache_evicts_least_recently_used() -> None:
+    entry = (torch.zeros(10), torch.zeros(10), torch.zeros(5))  # 100 bytes
+    cache = PromptCache(max_bytes=250)
+    cache.add((1, 2, 3), entry)
+    cache.add((4, 5), entry)
+    assert cache.match((1, 2, 9))[0] == 2  # (1, 2, 3) is now the most recently used
+    cache.add((6,), entry)  # over budget: (4, 5) goes
+    assert list(cache.entries) == [(1, 2, 3), (6,)] and cache.bytes == 200
+    assert cache.match((7, 8)) == (0, None)
+    PromptCache(max_bytes=50).add((1,), entry)  # larger than the budget: not kept
+
+
+@pytest.mark.parametrize("decoder", ["llama", "transformers"])
+def test_a_group_of_attempts_samples_as_if_prefilled_alone(
+    tiny: tuple[Any, Any], decoder: str
+) -> None:
+    """A GRPO group (4 attempts at one prompt, its own seed each) generated together, then two
+    more attempts later (from the llama decoder's cache): the same tokens and rollout log-probs
+    as each attempt generated alone on a fresh engine."""
+    model, tokenizer = tiny
+    agent = AgentConfig(
+        model="tiny-random",
+        max_new_tokens=12,
+        temperature=1.0,
+        top_p=0.95,
+        rollout_dtype="model",
+        decoder=decoder,
+        stop_at_fence=False,
+    )
+    chat = [{"role": "user", "content": "Write fib(n) in Python."}]
+    seeds = [11, 12, 13, 14, 15, 16]
+    shared = HFPolicy(agent, model, tokenizer)
+
+    async def group(policy: HFPolicy, seeds: list[int]) -> list[Any]:
+        return list(await asyncio.gather(*(policy.generate(chat, seed=s) for s in seeds)))
+
+    try:
+        got = asyncio.run(group(shared, seeds[:4])) + asyncio.run(group(shared, seeds[4:]))
+        stats = shared.stats()
+    finally:
+        shared.close()
+    n_prompt = len(got[0].prompt_ids)
+    computed = n_prompt * (1 if decoder == "llama" else 2)  # no cache across batches
+    assert (stats["prompt_tokens"], stats["prefill_tokens"]) == (6 * n_prompt, computed)
+    alone = HFPolicy(dataclasses.replace(agent), model, tokenizer, prompt_cache_bytes=0)
+    try:
+        for seed, completion in zip(seeds, got, strict=True):
+            (want,) = alone.generate_ids([list(completion.prompt_ids)], [seed])
+            assert completion.response_ids == want.response_ids
+            assert torch.allclose(
+                torch.tensor(completion.logprobs), torch.tensor(want.logprobs), atol=ATOL
+            )
+    finally:
+        alone.close()
+    assert len({c.response_ids for c in got}) > 1  # each attempt kept its own randomness

@@ -20,12 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from code_reward import ENV, REWARD
 from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = str(ROOT / "configs" / "smoke.yaml")
-# Everything the steps depend on is set here (the defaults may change).
+# Everything the steps depend on is set here (the defaults may change). The reward is a fixed
+# function of the program text (code_reward.py): every step really changes the weights, which
+# the eval test needs, whatever the seeds sample.
 ARGS = [
+    REWARD,
     "train.steps=2",
     "train.checkpoint_every=1",
     "train.eval_every=0",
@@ -107,7 +111,7 @@ sys.exit(main(["train", *sys.argv[3:]]))
 def train(out: Path, *extra: str, resume: bool = False) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "mars2", "train"]
     cmd += ["--resume", str(out)] if resume else ["--config", SMOKE, "--out", str(out), *ARGS]
-    return subprocess.run([*cmd, *extra], capture_output=True, text=True, timeout=900)
+    return subprocess.run([*cmd, *extra], capture_output=True, text=True, timeout=900, env=ENV)
 
 
 def metrics(out: Path) -> list[dict[str, Any]]:
@@ -146,7 +150,7 @@ def test_sigkill_then_resume_matches_uninterrupted(
     cmd = [sys.executable, "-c", DRIVER, moment, str(marker)]
     cmd += ["--config", SMOKE, "--out", str(out), *ARGS]
     with open(tmp_path / "killed.log", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=log, start_new_session=True)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=log, start_new_session=True, env=ENV)
         deadline = time.monotonic() + 600
         while not marker.is_file() and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -175,7 +179,7 @@ def eval_run(run: Path, out: Path, *extra: str) -> dict[tuple[str, int], str]:
     """The code of every node, by (problem, node): trees are written in the order they finish."""
     cmd = [sys.executable, "-m", "mars2", "eval", str(run), "--limit", "2", "--budget", "2"]
     done = subprocess.run(
-        [*cmd, "--out", str(out), *extra], capture_output=True, text=True, timeout=600
+        [*cmd, "--out", str(out), *extra], capture_output=True, text=True, timeout=600, env=ENV
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr
@@ -186,6 +190,8 @@ def eval_run(run: Path, out: Path, *extra: str) -> dict[tuple[str, int], str]:
 
 @pytest.mark.slow
 def test_eval_of_a_run_loads_its_trained_weights(reference: Path, tmp_path: Path) -> None:
+    # precondition (ARGS' reward): the reference run's steps really changed the weights
+    assert any(row.get("grad_norm/coder", 0.0) > 0 for row in metrics(reference))
     trained = eval_run(reference, tmp_path / "trained")
     base = eval_run(reference, tmp_path / "base", "--base")
     assert len(trained) == len(base) == 4  # 2 problems x budget 2

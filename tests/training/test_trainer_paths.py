@@ -2,7 +2,11 @@
 frozen (`trainable: false`) agent next to a trained one, several optimizer steps per training
 step; and in every mode, a training step changes the trained weights (and only those).
 
-Every number a test relies on is set here, not taken from the defaults."""
+Every number a test relies on is set here, not taken from the defaults. tiny-random passes no
+test, so the rewards over tests are all 0 and a step would only move the weights when one of its
+responses happened to stop before `max_new_tokens` (the overlong penalty's spread; ~1 response
+in 70). The training reward here is a fixed function of the program text instead, so every
+group has a spread whatever the seeds sample."""
 
 from __future__ import annotations
 
@@ -10,9 +14,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import torch
 
+import mars2
 from mars2.config import Config, load_config
+from mars2.registry import REWARDS
 from mars2.training.learner import Learner
 from mars2.training.loop import Trainer
 
@@ -31,7 +38,20 @@ FAST = [
     "eval.limit=1",
     "eval.budget=1",
     "credit.dynamic_filter=false",
+    "credit.reward=test-text-digest",
 ]
+
+
+def text_digest_reward(record: Any) -> float:
+    """A reward in {0, 0.5, 1} that depends only on the node's program text."""
+    return (sum(map(ord, record.code)) % 3) / 2
+
+
+@pytest.fixture(autouse=True)
+def varied_reward() -> Any:
+    mars2.register_reward("test-text-digest", text_digest_reward)
+    yield
+    REWARDS.unregister("test-text-digest")
 
 
 def config(*overrides: str) -> Config:

@@ -189,9 +189,12 @@ def load_problems(
     split: str | None = None,
     limit: int | None = None,
     difficulty: str | None = None,
+    warn: bool = True,
 ) -> list[Problem]:
     """The validated problems of a set (see the module doc for specs and options). Keyword
     arguments narrow further: `split` and `difficulty` keep matching problems, `limit` the first K.
+    Problems without hidden tests are warned about once per set (`warn=False`: the caller warns,
+    as training does with `warn_no_hidden(..., reward=...)`).
     Raises UserError for an unknown spec, a missing file or any invalid record."""
     spec = str(spec)
     parsed = parse_spec(spec)
@@ -208,31 +211,44 @@ def load_problems(
             if not str(cap).isdigit() or int(cap) < 1:
                 raise UserError(f"problem set '{spec}': limit must be a positive integer")
             problems = problems[: int(cap)]
-    _warn_no_hidden(spec, problems)
+    if warn:
+        warn_no_hidden(spec, problems)
     return problems
 
 
 _warned: set[str] = set()
 
 
-def no_hidden_tests_note(spec: str, problems: list[Problem]) -> str | None:
-    """The warning for a set with problems that have no hidden tests, or None."""
+def no_hidden_tests_note(
+    spec: str, problems: list[Problem], reward: str | None = None
+) -> str | None:
+    """The warning for a set with problems that have no hidden tests, or None. With `reward`
+    (the set trains with `credit.reward: REWARD`), it says what that reward then is."""
     bare = [p.id for p in problems if not p.private_tests]
     if not bare:
         return None
     shown = ", ".join(bare[:3]) + (", ..." if len(bare) > 3 else "")
+    head = f"problem set '{spec}': {len(bare)} of {len(problems)} problems have no hidden tests "
+    if reward is None:
+        return (
+            f"{head}({shown}); their reward and evaluation fall back to the public tests, which "
+            "prompts show, so a candidate that hard-codes those outputs counts as correct"
+        )
     return (
-        f"problem set '{spec}': {len(bare)} of {len(problems)} problems have no hidden tests "
-        f"({shown}); their reward and evaluation fall back to the public tests, which prompts "
-        "show, so a candidate that hard-codes those outputs counts as correct"
+        f"{head}({shown}). Training on them, the reward (credit.reward={reward}, over all "
+        "tests) is computed on the public tests alone: the tests whose inputs and expected "
+        "outputs the refinement prompts show, so a refinement that hard-codes them earns the "
+        "full reward. Add hidden tests (`private_tests`) or train on another set"
     )
 
 
-def _warn_no_hidden(spec: str, problems: list[Problem]) -> None:
-    """Once per set and process: a training reward over public tests alone can be gamed."""
-    note = no_hidden_tests_note(spec, problems)
-    if note is not None and spec not in _warned:
-        _warned.add(spec)
+def warn_no_hidden(spec: str, problems: list[Problem], *, reward: str | None = None) -> None:
+    """Warn once per set and process about problems without hidden tests (`reward`: the set
+    is used for training with that reward; see `no_hidden_tests_note`)."""
+    note = no_hidden_tests_note(spec, problems, reward)
+    key = f"{spec} (training)" if reward is not None else spec
+    if note is not None and key not in _warned:
+        _warned.add(key)
         log.warning(note)
 
 

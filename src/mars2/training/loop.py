@@ -24,6 +24,7 @@ from mars2.errors import InfraError, UserError
 from mars2.evaluation.record import flat as flat_metrics
 from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
+from mars2.problems.sets import warn_no_hidden
 from mars2.rollout import Orchestrator, TreeResult
 from mars2.rollout.orchestrator import Executor
 from mars2.rollout.summary import distinct_programs, policy_figures, summarize
@@ -116,8 +117,9 @@ class Trainer:
                     "and cannot be trained; set trainable: false"
                 )
         self.problems = load_problems(
-            config.data.train, split=config.data.train_split, limit=config.data.limit
+            config.data.train, split=config.data.train_split, limit=config.data.limit, warn=False
         )
+        warn_no_hidden(config.data.train, self.problems, reward=config.credit.reward)
         self.evaluator = Evaluator(config)
         if not self.problems:
             raise UserError(f"data.train {config.data.train!r} has no problems in that split")

@@ -104,7 +104,7 @@ def arm_metrics(runs: Sequence[Values], resamples: int = RESAMPLES) -> dict[str,
         values = matrix(runs, problems, m)
         fixed = bootstrap_mean(list(values.mean(axis=0)), resamples, BOOTSTRAP_SEED)
         conditional = {"lo": fixed.lo, "hi": fixed.hi}
-        if len(runs) >= 2:
+        if len(runs) >= 2 and problems:
             entry = seed_level_mean(values, bounds=(0.0, 1.0)).to_json()
             del entry["p"]  # a pass rate is not tested against 0
             out[m] = entry | {"interval": RUNS, "conditional": conditional}

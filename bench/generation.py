@@ -1,6 +1,6 @@
 """Generation throughput of the hf backend vs raw batched `model.generate`, same model, same run.
 
-    PYTHONPATH=src python bench/generation.py [--model smollm2-135m] [--quick] [--json]
+    PYTHONPATH=src python bench/generation.py [--model smollm2-135m] [--quick] [--smoke] [--json]
         [--engines auto,model,bfloat16,model/transformers,int8] [--batch-sizes 1,16]
         [--tokens 128] [--repeats 3]
 
@@ -10,7 +10,9 @@ into one batch by the queue) once per engine, named `rollout_dtype[/decoder]`
 dynamic-quantized copy; `AgentConfig.decoder`: `auto` unless named, i.e. the lean `llama`
 decoder where the model allows it; `auto` alone is the default the main job uses) and through fp32 `model.generate(do_sample=True)` on the same left-padded prompts, with the
 same temperature and top-p, interleaved so that load changes hit all alike. Tokens counted:
-generated tokens up to and including EOS. `--quick`: batch 16, 128 new tokens, one repeat.
+generated tokens up to and including EOS. `--quick` (under a minute on 2 cores): the default
+engine only (unless `--engines` names others), batch 16, 32 new tokens, one repeat. `--smoke`:
+tiny-random, two engines, batch 2, 8 new tokens (seconds; the figures mean nothing: for tests).
 Each run is timed in wall seconds and in CPU seconds of this process (all its threads): on a
 shared machine the CPU-time ratio (`speedup_vs_generate_cpu_time`, best with `--threads 1`) is
 far less disturbed by other jobs than the wall-time one.
@@ -43,6 +45,7 @@ from mars2.config import AgentConfig, LossConfig
 from mars2.rl import token_logprobs
 from mars2.types import Completion
 
+ENGINES = ("auto", "model", "bfloat16", "model/transformers", "bfloat16/transformers", "int8")
 PROBLEMS = [
     "Write a function `is_prime(n)` that returns True when n is a prime number.",
     "Write a function `reverse_words(s)` that reverses the order of words in s.",
@@ -146,26 +149,35 @@ def raw_generate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", default="smollm2-135m")
-    parser.add_argument("--quick", action="store_true", help="batch 16, one repeat")
+    parser.add_argument(
+        "--quick", action="store_true", help="default engine, batch 16, 32 tokens, one repeat"
+    )
+    parser.add_argument("--smoke", action="store_true", help="tiny-random, a few tokens (tests)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--engines",
-        default="auto,model,bfloat16,model/transformers,bfloat16/transformers,int8",
-        help="rollout_dtype[/decoder] list",
+        help="rollout_dtype[/decoder] list (default: " + ",".join(ENGINES) + "; --quick: auto)",
     )
     parser.add_argument("--batch-sizes", default="1,16")
-    parser.add_argument("--tokens", type=int, default=128, help="max new tokens per request")
+    parser.add_argument(
+        "--tokens", type=int, help="max new tokens per request (default 128; --quick 32)"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    batches = [16] if args.quick else [int(b) for b in args.batch_sizes.split(",")]
-    repeats = 1 if args.quick else args.repeats
-    engines = args.engines.split(",")
+    batches = [int(b) for b in args.batch_sizes.split(",")]
+    repeats, new_tokens, engines = args.repeats, args.tokens or 128, ENGINES
+    if args.quick:
+        batches, repeats, new_tokens, engines = [16], 1, args.tokens or 32, ("auto",)
+    if args.smoke:
+        args.model, batches, repeats, new_tokens = "tiny-random", [2], 1, args.tokens or 8
+        engines = ("auto", "model/transformers")
+    engines = args.engines.split(",") if args.engines else list(engines)
     agent = AgentConfig(  # no fence stop: every engine samples as model.generate does
         model=args.model,
-        max_new_tokens=args.tokens,
+        max_new_tokens=new_tokens,
         temperature=0.8,
         top_p=0.95,
         max_batch_size=64,
@@ -224,7 +236,7 @@ def main() -> None:
     console = Console()
     table = Table(
         title=f"{args.model}: generated tokens/s on CPU ({torch.get_num_threads()} threads), "
-        f"{args.tokens} new tokens, {repeats} repeat(s)"
+        f"{new_tokens} new tokens, {repeats} repeat(s)"
     )
     columns = [f"B={b}" for b in batches] + [f"x generate B={b}" for b in batches]
     columns += [f"x generate B={b}, CPU time" for b in batches]

@@ -4,7 +4,9 @@ Each variant runs forward + backward in its own process on a small Llama with Sm
 vocabulary; peak memory is the growth of the process's maximum resident set over the first
 forward + backward (CPU) or `torch.cuda.max_memory_allocated` after a warm-up (GPU). Headline: `memory_ratio` = chunked / full.
 
-    PYTHONPATH=src python bench/logprobs.py [--quick] [--json] [--device cpu|cuda]
+    PYTHONPATH=src python bench/logprobs.py [--quick] [--smoke] [--json] [--device cpu|cuda]
+
+`--smoke`: one sequence of 32 positions (seconds; the figures mean nothing: for tests).
 """
 
 from __future__ import annotations
@@ -71,12 +73,13 @@ def _worker(variant: str, batch: int, length: int, chunk: int, device: str) -> d
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="Smaller batch (under a minute).")
+    parser.add_argument("--smoke", action="store_true", help="One short sequence (tests).")
     parser.add_argument("--json", action="store_true", help="Print one JSON object.")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     parser.add_argument("--chunk", type=int, default=64, help="Positions per chunk.")
     parser.add_argument("--worker", choices=("full", "chunked"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    batch, length = (2, 256) if args.quick else (4, 512)
+    batch, length = (1, 32) if args.smoke else (2, 256) if args.quick else (4, 512)
     if args.worker:
         print(json.dumps(_worker(args.worker, batch, length, args.chunk, args.device)))
         return 0
@@ -84,6 +87,7 @@ def main() -> int:
     for variant in ("full", "chunked"):
         cmd = [sys.executable, __file__, "--worker", variant, "--device", args.device]
         cmd += ["--chunk", str(args.chunk)] + (["--quick"] if args.quick else [])
+        cmd += ["--smoke"] if args.smoke else []
         out = subprocess.run(cmd, capture_output=True, text=True, check=True)
         results[variant] = json.loads(out.stdout.strip().splitlines()[-1])
     full, chunked = results["full"], results["chunked"]

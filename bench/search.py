@@ -7,7 +7,9 @@ Times are CPU seconds of this process (`time.process_time`), less sensitive than
 other jobs on a shared machine. Ours: mean over 5 trees (seeds) of the fastest of the repeated
 runs of each; treequest (slow): fastest of the repeated runs of the seed-0 tree.
 
-    python bench/search.py [--quick] [--json]
+    python bench/search.py [--quick] [--smoke] [--json]
+
+`--smoke`: trees of 20 and 50 nodes, one seed (seconds; the figures mean nothing: for tests).
 
 Targets (issue #5): >= 20x faster than treequest at 1,000 nodes with 3 agents, and our cost per
 node at 1,000 nodes <= 2x that at 100. The machine is shared: the load average is printed.
@@ -82,11 +84,13 @@ def treequest_run(n_nodes: int, n_agents: int, seed: int) -> tuple[float, int]:
     return elapsed / n_nodes, depth
 
 
-def measure(repeats: int, trees: int = 5) -> dict[tuple[int, int], dict[str, float]]:
+def measure(
+    repeats: int, trees: int = 5, sizes: tuple[int, int] = SIZES
+) -> dict[tuple[int, int], dict[str, float]]:
     """Ours: the mean over `trees` seeds of the fastest of `repeats` runs of each tree, all sizes
     interleaved so that a change of machine load hits them alike. treequest (slow): the fastest
     of `repeats` runs of the seed-0 tree."""
-    configs = [(n_agents, n_nodes) for n_agents in AGENTS for n_nodes in SIZES]
+    configs = [(n_agents, n_nodes) for n_agents in AGENTS for n_nodes in sizes]
     best: dict[tuple[int, int, int], float] = {}
     depth: dict[tuple[int, int], list[int]] = {c: [] for c in configs}
     for _ in range(max(repeats, 3)):
@@ -112,14 +116,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="one repetition (under a minute)")
     parser.add_argument("--json", action="store_true", help="print the headline figures as JSON")
+    parser.add_argument("--smoke", action="store_true", help="tiny trees, one seed (tests)")
     parser.add_argument("--repeats", type=int, default=3, help="repetitions (the best is shown)")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
-    rows = measure(1 if args.quick else args.repeats)
+    sizes = (20, 50) if args.smoke else SIZES
+    repeats = 1 if args.quick or args.smoke else args.repeats
+    rows = measure(repeats, trees=1 if args.smoke else 5, sizes=sizes)
     load_after = os.getloadavg()[0]
-    head = rows[(3, 1000)]
+    head = rows[(3, sizes[1])]
     speedup = head["treequest_ms"] / head["ours_ms"]
-    growth = head["ours_ms"] / rows[(3, 100)]["ours_ms"]
+    growth = head["ours_ms"] / rows[(3, sizes[0])]["ours_ms"]
     if args.json:
         print(
             json.dumps(

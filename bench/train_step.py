@@ -23,7 +23,10 @@ of the contender's process (`time.process_time`, one torch thread by default), w
 on a shared machine disturb far less than wall time; the median wall time is shown beside it.
 On CUDA the time is wall time after synchronising.
 
-    python bench/train_step.py [--quick] [--json] [--steps N] [--contenders mars2,trl,...]
+    python bench/train_step.py [--quick] [--smoke] [--json] [--steps N] [--contenders mars2,trl,...]
+
+`--smoke`: tiny-random, mars2 and trl only, 2 samples of ~8 + 4 tokens, one timed step (seconds
+per contender; the figures mean nothing: for tests).
 
 Contenders: `mars2` and `trl` keep every activation for backward; `mars2-ckpt` and `trl-ckpt`
 recompute each decoder layer in backward (mars2 `train.activation_checkpointing: true`; TRL's
@@ -82,6 +85,7 @@ class BatchSpec:
 
 FULL = BatchSpec(samples=8, prompt_tokens=200, response_tokens=128, micro_batch=4)
 QUICK = BatchSpec(samples=4, prompt_tokens=48, response_tokens=32, micro_batch=2)
+SMOKE = BatchSpec(samples=2, prompt_tokens=8, response_tokens=4, micro_batch=2)  # TRL: >= 2
 
 
 def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
@@ -250,7 +254,7 @@ def _rss_mb() -> float:
     return 0.0
 
 
-def worker(name: str, spec: BatchSpec, steps: int, threads: int) -> dict[str, Any]:
+def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str) -> dict[str, Any]:
     """Set up contender `name`, time `steps` optimizer steps after one warm-up, read the peak."""
     import torch
 
@@ -258,7 +262,7 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int) -> dict[str, An
 
     torch.manual_seed(spec.seed)
     torch.set_num_threads(threads)
-    model, tokenizer = load_model(MODEL, dtype="float32")
+    model, tokenizer = load_model(model_name, dtype="float32")
     samples = make_batch(spec, model.config.vocab_size)
     make = run_mars2 if name.startswith("mars2") else run_trl
     step = make(model, tokenizer, samples, spec, steps, name.endswith("-ckpt"))
@@ -292,9 +296,12 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int) -> dict[str, An
 # ---------------------------------------------------------------- driver
 
 
-def measure(name: str, spec: BatchSpec, steps: int, threads: int) -> dict[str, Any]:
+def measure(
+    name: str, spec: BatchSpec, steps: int, threads: int, model_name: str = MODEL
+) -> dict[str, Any]:
     """Run one contender's worker in a fresh Python process and parse its JSON line."""
     cmd = [sys.executable, __file__, "--worker", name, "--steps", str(steps)]
+    cmd += ["--model", model_name]
     cmd += ["--threads", str(threads), "--spec", json.dumps(asdict(spec))]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
@@ -318,12 +325,16 @@ def summarise(result: dict[str, Any]) -> dict[str, float]:
 
 
 def print_table(
-    spec: BatchSpec, steps: int, rows: dict[str, dict[str, float]], console: Console
+    spec: BatchSpec,
+    steps: int,
+    rows: dict[str, dict[str, float]],
+    console: Console,
+    model_name: str = MODEL,
 ) -> None:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     table = Table(
         title=(
-            f"One optimizer step, {MODEL} fp32, {spec.samples} samples "
+            f"One optimizer step, {model_name} fp32, {spec.samples} samples "
             f"(~{spec.prompt_tokens}+{spec.response_tokens} tokens, micro-batch {spec.micro_batch}); "
             f"median of {steps} steps; load avg {load} on {os.cpu_count()} CPUs"
         )
@@ -357,30 +368,34 @@ def print_table(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller batch, fewer steps (< 1 min)")
+    parser.add_argument("--smoke", action="store_true", help="tiny-random, one tiny step (tests)")
     parser.add_argument("--json", action="store_true", help="print the headline figures as JSON")
     parser.add_argument("--steps", type=int, default=None, help="timed steps (default 3, quick 2)")
+    parser.add_argument("--model", default=MODEL, help=argparse.SUPPRESS)
     parser.add_argument(
         "--threads", type=int, default=1, help="torch CPU threads per contender (default 1)"
     )
     parser.add_argument(
         "--contenders",
-        default=",".join(CONTENDERS),
-        help=f"comma-separated subset of {','.join(CONTENDERS)} (default: all)",
+        help=f"comma-separated subset of {','.join(CONTENDERS)} (default: all; --smoke: mars2,trl)",
     )
     parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    steps = args.steps or (2 if args.quick else 3)
+    steps = args.steps or (1 if args.smoke else 2 if args.quick else 3)
     if args.worker:
         spec = BatchSpec(**json.loads(args.spec))
-        sys.stdout.write(json.dumps(worker(args.worker, spec, steps, args.threads)) + "\n")
+        result = worker(args.worker, spec, steps, args.threads, args.model)
+        sys.stdout.write(json.dumps(result) + "\n")
         return 0
-    spec = QUICK if args.quick else FULL
-    names = [n for n in args.contenders.split(",") if n]
+    spec = SMOKE if args.smoke else QUICK if args.quick else FULL
+    model_name = "tiny-random" if args.smoke else args.model
+    contenders = args.contenders or ("mars2,trl" if args.smoke else ",".join(CONTENDERS))
+    names = [n for n in contenders.split(",") if n]
     unknown = sorted(set(names) - set(CONTENDERS))
     if unknown:
         parser.error(f"unknown contenders {unknown}; choose from {', '.join(CONTENDERS)}")
-    rows = {name: summarise(measure(name, spec, steps, args.threads)) for name in names}
+    rows = {name: summarise(measure(name, spec, steps, args.threads, model_name)) for name in names}
     headline: dict[str, Any] = {}
     for ours, trl in PAIRS:  # the first pair present gives the top-level figures
         if ours in rows and trl in rows:
@@ -394,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         sys.stdout.write(json.dumps(headline) + "\n")
     else:
-        print_table(spec, steps, rows, Console())
+        print_table(spec, steps, rows, Console(), model_name)
     return 0
 
 

@@ -170,12 +170,15 @@ def evaluate(
     agents: Sequence[str] | None = None,
     overrides: Sequence[str] = (),
     out: str | Path | None = None,
+    on_tree: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
     """Evaluate a training run's checkpoint (`step`, default the latest; `base`: the untrained
     agents) with its evaluation protocol: the team, and each agent alone when the run has
     several (`result["alone"]`), or only the `agents` named. Writes eval.json, metrics.json and
-    the trees to `out` (default RUN/eval-<checkpoint>) and returns the metrics.json summary."""
+    the trees to `out` (default RUN/eval-<checkpoint>) and returns the metrics.json summary.
+    `on_tree(result)` is called as each tree finishes (progress)."""
     from mars2.evaluation.run import evaluate_teams, summary
+    from mars2.problems import load_problems
     from mars2.training.restore import checkpoint_path, trained_models
 
     run_dir = Path(run)
@@ -192,6 +195,7 @@ def evaluate(
                 f"{', '.join(names)}"
             )
         chosen = [names.index(a) for a in agents]
+    load_problems(config.eval.problems, limit=config.eval.limit)  # a bad set fails before models
     if base:
         models, label = None, "base"
     else:
@@ -220,7 +224,7 @@ def evaluate(
     suffix = "" if agents is None else "-" + "-".join(sub_names)
     folder = Path(out) if out else run_dir / f"eval-{label}{suffix}"
     folder.mkdir(parents=True, exist_ok=True)
-    team_eval, *alone = evaluate_teams(sub, teams, label=label, models=sub_models)
+    team_eval, *alone = evaluate_teams(sub, teams, label=label, models=sub_models, on_tree=on_tree)
     team_eval.write(folder / "eval.json", folder / "trees" / "search.jsonl")
     result = summary(team_eval, sub_names)
     result["out"] = str(folder)

@@ -4,15 +4,27 @@ evaluation protocol (`eval.*`): the team, and each agent alone when there are se
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
+import time
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from mars2.cli.common import flag_overrides
 from mars2.cli.search import print_summary
+from mars2.config import Config, load_config
+from mars2.errors import UserError
 
 console = Console()
+log = logging.getLogger(__name__)
+
+PLAIN_EVERY_S = 30.0  # off a terminal: a progress line at least this often (at a finished tree)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -55,15 +67,25 @@ def run(args: argparse.Namespace) -> int:
     if args.agents is not None:
         agents = [n.strip() for n in args.agents.split(",") if n.strip()]
     label = "base" if args.base else f"step {args.step}" if args.step else "latest checkpoint"
+    run_dir = Path(args.run_dir)
+    if not (run_dir / "config.yaml").is_file():
+        raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
+    config = load_config(run_dir / "config.yaml", _overrides(args))
+    used = _announce_problems(config, args.overrides, limit_flag=args.limit is not None)
     console.print(f"[bold]mars2 eval[/] {args.run_dir}: {label}")
-    result = evaluate(
-        args.run_dir,
-        step=args.step,
-        base=args.base,
-        agents=agents,
-        overrides=_overrides(args),
-        out=args.out,
-    )
+    teams = 1  # the team, then each agent alone (as mars2.api.evaluate chooses)
+    if agents is None and len(config.agents) > 1 and config.eval.each_agent:
+        teams += len(config.agents)
+    with _quiet_libraries(args.debug), _progress(used * config.eval.samples * teams) as on_tree:
+        result = evaluate(
+            args.run_dir,
+            step=args.step,
+            base=args.base,
+            agents=agents,
+            overrides=_overrides(args),
+            out=args.out,
+            on_tree=on_tree,
+        )
     print_summary(result)
     if "alone" in result:
         print_alone(result["alone"])
@@ -71,6 +93,97 @@ def run(args: argparse.Namespace) -> int:
         f"eval.json: {Path(result['out']) / 'eval.json'} (pair two with `mars2 compare A B`)"
     )
     return 0
+
+
+def _announce_problems(config: Config, overrides: list[str], *, limit_flag: bool) -> int:
+    """Load the evaluation set (a bad name or file fails here, before any model loads) and say
+    plainly when `eval.limit` keeps only its first problems. Returns how many are evaluated."""
+    from mars2.problems import load_problems
+
+    spec, limit = config.eval.problems, config.eval.limit
+    every = load_problems(spec)
+    used = len(every) if limit is None else min(limit, len(every))
+    if used < len(every):
+        source = "--limit" if limit_flag else f"eval.limit={limit}"
+        if not limit_flag and not any(o.startswith("eval.limit=") for o in overrides):
+            source += " in the run's config"
+        console.print(
+            f"{spec}: evaluating the first {used} of its {len(every)} problems ({source}; "
+            f"--limit {len(every)} or eval.limit=null for all)",
+            highlight=False,
+        )
+    return used
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[Any], None]]:
+    """Finished trees: a progress bar on a terminal; elsewhere (a log file, CI) a plain log line
+    at each tenth of the trees and at least every PLAIN_EVERY_S seconds. Evaluations read from
+    the cache grow no trees."""
+    started = time.perf_counter()
+    done = nodes = 0
+    if console.is_terminal:
+        columns = (
+            TextColumn("[bold]eval trees"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, console=console, transient=True) as bar:
+            task = bar.add_task("eval", total=total, rate="")
+
+            def on_tree_bar(result: Any) -> None:
+                nonlocal nodes
+                nodes += len(result.records)
+                rate = nodes / max(time.perf_counter() - started, 1e-9)
+                bar.update(task, advance=1, rate=f"{rate:.2f} nodes/s")
+
+            yield on_tree_bar
+        return
+
+    log.info("eval: %d trees to grow", total)
+    shown, last_line = 0, started
+
+    def on_tree(result: Any) -> None:
+        nonlocal done, nodes, shown, last_line
+        done += 1
+        nodes += len(result.records)
+        now = time.perf_counter()
+        tenth = 10 * done // max(total, 1)
+        if tenth > shown or now - last_line >= PLAIN_EVERY_S or done == total:
+            shown, last_line = tenth, now
+            elapsed = now - started
+            log.info(
+                "eval: %d/%d trees (%d%%), %d nodes, %.2f nodes/s, %.0f s",
+                done,
+                total,
+                100 * done // max(total, 1),
+                nodes,
+                nodes / max(elapsed, 1e-9),
+                elapsed,
+            )
+
+    yield on_tree
+
+
+@contextlib.contextmanager
+def _quiet_libraries(debug: bool) -> Iterator[None]:
+    """Keep transformers / torch / peft warnings (Python warnings and transformers' logger) out
+    of the user's output while models load and generate; `--debug` shows them."""
+    if debug:
+        yield
+        return
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # mars2 warns through logging, not `warnings`
+            yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
 
 
 def print_alone(alone: dict[str, dict[str, float]]) -> None:

@@ -41,15 +41,17 @@ def test_llama_batch_shares_prefills_and_matches_transformers(
     with torch.no_grad():
         logits = batch.prefill(rows)  # a once, b alone: nothing is cached yet
         assert (batch.prompt_tokens, batch.prefill_tokens) == (95, 65)
-        logits = torch.cat([logits, batch.prefill([b, c, a, d])])
-        rows += [b, c, a, d]  # b and a from the cache; d after a's first 20 positions; c alone
-        assert (batch.prompt_tokens, batch.prefill_tokens) == (95 + 134, 65 + 9 + 40)
+        logits = torch.cat([logits, batch.prefill([b, c, a, d, a[:15]])])
+        # b and a from the cache; d after a's first 20 positions; c alone; a[:15] is a prefix
+        # of a: its last position is computed for its logits
+        rows += [b, c, a, d, a[:15]]
+        assert (batch.prompt_tokens, batch.prefill_tokens) == (95 + 149, 65 + 9 + 40 + 1)
         for step in range(6):
             for row, got in zip(rows, logits, strict=True):
                 assert torch.allclose(got, reference(model, row), atol=ATOL), step
             if step == 2:
-                batch.keep([1, 3, 4, 6])
-                rows, logits = [rows[i] for i in (1, 3, 4, 6)], logits[[1, 3, 4, 6]]
+                batch.keep([1, 3, 4, 6, 7])
+                rows, logits = [rows[i] for i in (1, 3, 4, 6, 7)], logits[[1, 3, 4, 6, 7]]
             tokens = logits.argmax(-1)
             rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
             logits = batch.step(tokens)

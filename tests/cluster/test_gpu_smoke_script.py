@@ -4,8 +4,11 @@ fail when a check fails or the local and Ray runs differ. The GPU runs themselve
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
@@ -14,10 +17,13 @@ from typing import Any
 
 import pytest
 
-from mars2.config import load_config
+from mars2.agents.hf import HFPolicy
+from mars2.config import Config, load_config
 from mars2.evaluation import record
 from mars2.evaluation.outcomes import ProblemOutcome
 from mars2.evaluation.protocol import protocol
+from mars2.training.loop import Trainer
+from mars2.training.placement import LocalPlacement
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "bench" / "gpu_smoke.sh"
@@ -59,7 +65,7 @@ def rows(steps: int = 2, **change: float) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"step": 0, "eval/pass@1": 0.25, "time/eval": 3.0}]
     for step in range(1, steps + 1):
         row = {"step": step, "train/nodes": 8, "loss/coder": 0.125, "grad_norm/coder": 0.5}
-        out.append({**row, "tis_mean/coder": 1.001, "time/step": 9.0 * step, **change})
+        out.append({**row, "logp_diff/coder": 0.001, "time/step": 9.0 * step, **change})
     return out
 
 
@@ -186,7 +192,15 @@ def test_a_good_run_has_no_problem(tmp_path: Path) -> None:
     [
         (rows(steps=1), (0, 2), "training steps logged [1], expected 1..2"),
         (rows(**{"grad_norm/coder": 0.0}), (0, 2), "no update: grad_norm/coder is 0"),
-        (rows(**{"tis_mean/coder": 1.5}), (0, 2), "step 1: tis_mean/coder 1.500"),
+        (rows(**{"grad_norm/coder": math.nan}), (0, 2), "step 1: NaN in grad_norm/coder"),
+        (rows(**{"logp_diff/coder": 0.0136}), (0, 2), "step 1: logp_diff/coder 0.0136 > 0.005"),
+        (rows(**{"logp_diff/coder": math.nan}), (0, 2), "step 1: logp_diff/coder nan > 0.005"),
+        (rows(**{"loss/coder": math.nan}), (0, 2), "step 2: NaN in loss/coder"),
+        (
+            [{k: v for k, v in r.items() if k != "logp_diff/coder"} for r in rows()],
+            (0, 2),
+            "logp_diff/coder missing",
+        ),
         (rows(), (0,), "evals/step_000002/eval.json missing"),
     ],
 )
@@ -253,21 +267,38 @@ def test_summary_fails_when_the_evaluations_cannot_be_paired(tmp_path: Path) -> 
     assert "pass@1" in summary["differences"]["grpo-base"]
 
 
-def test_runs_share_one_evaluation_protocol_and_differ_only_where_meant() -> None:
-    config = ROOT / "configs" / "cpu-mcts1.yaml"
-    grpo, mars2, on_ray = (
-        gpu_check.train_overrides(gpu_check.FULL, mode, "float32", ray)
-        for mode, ray in (("grpo", False), ("mcts", False), ("mcts", True))
-    )
-    configs = [load_config(config, overrides) for overrides in (grpo, mars2, on_ray)]
-    assert configs[0].train.mode == "grpo" and configs[1].train.mode == "mcts"
-    assert configs[2].dist.backend == "ray" and configs[1].dist.backend == "local"
-    assert all(c.agents[0].backend == "vllm" and len(c.agents) == 1 for c in configs)
-    assert protocol(configs[0]) == protocol(configs[1]) == protocol(configs[2])
-    assert protocol(configs[0])["problems"] == "bundled:core-test"
-    assert configs[0].data.train == "bundled:core"
+def test_runs_share_one_evaluation_protocol_and_equal_budgets() -> None:
+    """The arms come from the pinned configs/gpu-check.yaml and differ only in the mode (and the
+    Ray run in its placement): a GRPO group is as large as a MARS² tree, the same problems per
+    step, no refill (one round per step), the same lr and training settings."""
+    config = ROOT / gpu_check.CONFIG
+    for plan in (gpu_check.FULL, gpu_check.QUICK):
+        grpo, mars2, on_ray = (
+            gpu_check.train_overrides(plan, mode, "float32", ray)
+            for mode, ray in (("grpo", False), ("mcts", False), ("mcts", True))
+        )
+        configs = [load_config(config, overrides) for overrides in (grpo, mars2, on_ray)]
+        assert configs[0].train.mode == "grpo" and configs[1].train.mode == "mcts"
+        assert configs[2].dist.backend == "ray" and configs[1].dist.backend == "local"
+        assert all(c.agents[0].backend == "vllm" and len(c.agents) == 1 for c in configs)
+        assert protocol(configs[0]) == protocol(configs[1]) == protocol(configs[2])
+        assert protocol(configs[0])["problems"] == "bundled:core-test"
+        assert configs[0].data.train == "bundled:core"
+        train = [c.train for c in configs]
+        assert train[0].samples_per_problem == configs[1].search.budget == 4
+        assert all(t.min_samples_per_agent == 0 and t.max_rollout_rounds == 1 for t in train)
+        assert all(
+            t.steps == plan.steps and t.problems_per_step == plan.problems_per_step for t in train
+        )
+        assert (
+            train[0]
+            == dataclasses.replace(train[1], mode="grpo")
+            == dataclasses.replace(train[2], mode="grpo")
+        )
+        assert configs[0].agents == configs[1].agents == configs[2].agents
+        assert configs[0].credit == configs[1].credit and configs[0].loss == configs[1].loss
     quick = gpu_check.train_overrides(gpu_check.QUICK, "mcts", "float32")
-    assert load_config(config, quick).train.steps < configs[1].train.steps
+    assert load_config(config, quick).train.steps < gpu_check.FULL.steps
 
 
 def test_docs_state_the_sizes_the_script_uses() -> None:
@@ -277,3 +308,57 @@ def test_docs_state_the_sizes_the_script_uses() -> None:
     assert f"{full.eval_limit} `bundled:core-test` problems x {full.eval_samples} trees" in text
     assert f"({quick.steps} steps of {quick.problems_per_step} problems" in text
     assert f"{quick.eval_limit} problems x {quick.eval_samples} tree, no backend check" in text
+
+
+# ---------------------------------------------------------------- the weight-sync gate on real runs
+
+
+class OwnEngine(LocalPlacement):
+    """The one-process layout with the engine on its own copy of the weights, synced by copying
+    the learner's into it as a vLLM or Ray engine is synced; the sync calls numbered in `skip`
+    are dropped (the fault the GPU check must catch). Test-only."""
+
+    def __init__(self, config: Config, skip: tuple[int, ...] = ()) -> None:
+        super().__init__(config)
+        for policy in self.policies:
+            policy.close()
+        learner = self._local[0]
+        engine = copy.deepcopy(learner.model)
+        self.policies = [HFPolicy(config.agents[0], engine, learner.tokenizer, seed=config.seed)]
+        self.calls, self.skip = 0, skip
+
+    def sync(self, agent_id: int) -> None:
+        self.calls += 1
+        if self.calls not in self.skip:
+            self.policies[agent_id].sync_weights(self._local[agent_id].merged_state_dict())
+
+
+@pytest.mark.slow
+def test_the_gate_fails_a_skipped_weight_sync_and_passes_a_healthy_run(tmp_path: Path) -> None:
+    """tiny-random, full fine-tuning, a reward with a spread (spread_reward.py) so the weights
+    change at every step: with every sync the engine's log-probs are the learner's (~1e-7);
+    with the first sync dropped, step 2 samples from the step-0 weights, and the gate names it,
+    while the mean TIS weight stays within 0.1 of 1 (the old gate passed it)."""
+    cfg = load_config(
+        ROOT / "configs" / "smoke.yaml",
+        [
+            "agents=[{name: coder, model: tiny-random, max_new_tokens: 32, temperature: 1.0, "
+            "rollout_dtype: model}]",
+            "credit.reward=spread_reward:by_code",
+            "train.steps=2",
+            "train.checkpoint_every=0",
+            "eval.limit=1",
+            "output.tensorboard=false",
+        ],
+    )
+    runs = {}
+    for name, skip in (("healthy", ()), ("stale", (1,))):
+        runs[name] = tmp_path / name
+        runs[name].mkdir()
+        Trainer(cfg, runs[name], OwnEngine(cfg, skip)).fit()
+    assert gpu_check.run_problems(runs["healthy"], 2) == []
+    problems = gpu_check.run_problems(runs["stale"], 2)
+    assert len(problems) == 1 and problems[0].startswith("step 2: logp_diff/coder ")
+    stale = gpu_check.read_rows(runs["stale"])[2]
+    assert stale["logp_diff/coder"] > 5 * gpu_check.LOGP_DIFF_MAX["float32"]
+    assert abs(stale["tis_mean/coder"] - 1) < 0.1

@@ -127,6 +127,33 @@ def pad_batch(samples: Sequence[Sample], pad_id: int) -> tuple[torch.Tensor, ...
     return ids, attention, response, rollout
 
 
+class _LogpGap:
+    """How far the engine's sampling log-probs are from the learner's for the same tokens under
+    the weights the engine was synced to ("old", before this step's update): the mean
+    |log π_old - log π_rollout| per response token, `logp_diff`. Unlike the mean TIS weight,
+    whose expectation under the engine's own samples is 1 however far apart the two are, this
+    grows with the mismatch: a weight sync that never reached the engine shows here. Samples
+    without rollout log-probs are left out."""
+
+    def __init__(self) -> None:
+        self.sums: list[torch.Tensor] = []  # [gap, tokens] per micro-batch, left on the device
+
+    def add(
+        self, old: torch.Tensor, rollout: torch.Tensor, mask: torch.Tensor, micro: Sequence[Sample]
+    ) -> None:
+        has = torch.tensor([bool(s.rollout_logprobs) for s in micro], dtype=torch.float32)
+        valid = (mask * has.unsqueeze(-1)).to(old.device)  # [b, T-1]
+        diff = (old.float() - rollout.to(old.device)).abs().where(valid.bool(), 0.0)
+        self.sums.append(torch.stack([diff.sum(), valid.sum()]))
+
+    def stats(self) -> dict[str, float]:
+        """`logp_diff`, fetched with one device sync (none when no sample had rollout log-probs)."""
+        if not self.sums:
+            return {}
+        total, tokens = torch.stack(self.sums).sum(0).tolist()
+        return {"logp_diff": total / tokens} if tokens else {}
+
+
 class Learner:
     """Trains one agent on the samples it wrote (or one set of weights on the samples of the
     agents that share it, `agents.N.share_with`).
@@ -257,6 +284,7 @@ class Learner:
         self.optimizer.zero_grad(set_to_none=True)
         sums: dict[str, float] = {}
         loss_total = 0.0
+        gap = _LogpGap()
         for k, i in enumerate(range(0, len(samples), mb)):
             micro = samples[i : i + mb]
             ids, attention, mask, rollout = pad_batch(micro, self.pad_id)
@@ -267,6 +295,7 @@ class Learner:
                 temperature=self.agent.temperature,
                 positions=mask.to(self.device),  # no LM head on prompt tokens
             )
+            gap.add(logp.detach() if old is None else old[k], rollout, mask, micro)
             advantages = torch.tensor([s.advantage for s in micro], dtype=torch.float32)
             loss, stats = policy_loss(
                 self.loss_config,
@@ -295,6 +324,7 @@ class Learner:
         self.scheduler.step()
         sums["loss"] = loss_total
         sums["grad_norm"] = float(norm)
+        sums.update(gap.stats())
         return sums
 
     def merged_state_dict(self) -> dict[str, torch.Tensor]:

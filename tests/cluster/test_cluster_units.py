@@ -11,9 +11,9 @@ import pytest
 
 from mars2.cluster import make_placement
 from mars2.cluster.proxies import _least_loaded
-from mars2.cluster.resources import check_fits, cpus_per_actor
+from mars2.cluster.resources import agent_actors, check_fits, cpus_per_actor, engine_owner
 from mars2.config import Config, DistConfig, load_config
-from mars2.errors import ConfigError, UserError
+from mars2.errors import ConfigError, InfraError, UserError
 
 
 def test_least_loaded_prefers_idle_engines_then_round_robin() -> None:
@@ -125,3 +125,37 @@ def test_cpus_per_actor_accepts_auto_or_a_positive_number() -> None:
     assert load_config(None, ["dist.cpus_per_actor=0.5"]).dist.cpus_per_actor == 0.5
     with pytest.raises(ConfigError, match="allowed: auto; or expected a number"):
         load_config(None, ["dist.cpus_per_actor=many"])
+
+
+def test_agents_that_share_weights_share_the_learner_and_if_alike_the_engines() -> None:
+    """The defaults (coder and debugger on one adapter, sampling alike): one learner, one engine
+    for both. A debugger that samples differently gets engines of its own, no learner."""
+    default = load_config(None, ["dist.backend=ray"])
+    assert [(a.agent_id, a.gpus) for a in agent_actors(default)] == [(0, (0.0, 0.0))]
+    assert [engine_owner(default, i) for i in range(2)] == [0, 0]
+    assert cpus_per_actor(default, {"CPU": 2.0}, ONE_NODE) == 1.0  # 1 learner + 1 engine
+    with pytest.raises(UserError, match=r"x 2 actors \(1 learner, 1 engine, 0 sandbox actors\)"):
+        check_fits(default, 64.0, {"CPU": 2.0}, ONE_NODE)
+    apart = load_config(None, ["dist.backend=ray", "agents.1.top_p=0.9"])
+    assert [engine_owner(apart, i) for i in range(2)] == [0, 1]
+    gpus = load_config(
+        None, ["dist.gpus_per_learner=1", "dist.gpus_per_engine=1", "agents.1.top_p=0.9"]
+    )
+    assert [(a.agent_id, a.gpus) for a in agent_actors(gpus)] == [(0, (1.0, 1.0)), (1, (1.0,))]
+    shared = smoke("agents.0.lora_rank=8", "agents.1.lora_rank=8", "agents.1.share_with=coder")
+    assert [a.agent_id for a in agent_actors(shared)] == [0]  # roles differ, engines do not
+
+
+def test_a_head_that_wants_a_token_is_named_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray sends its token to an explicit address only with RAY_AUTH_MODE=token."""
+    ray = pytest.importorskip("ray")
+    from mars2.cluster.connection import connect
+
+    def refused(**kwargs: object) -> None:
+        cause = RuntimeError("RPC error: InvalidAuthToken: Authentication token is missing")
+        raise ConnectionError("Failed to connect to Ray cluster at 10.0.0.1:6379") from cause
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refused)
+    with pytest.raises(InfraError, match=r"cannot reach a Ray cluster.*RAY_AUTH_MODE=token"):
+        connect(DistConfig(backend="ray", address="10.0.0.1:6379"))

@@ -1,8 +1,10 @@
 """`configs/smoke.yaml` on a local 2-CPU Ray cluster: the same metrics as the one-process run,
 a killed learner stops the run with an InfraError and a resumable checkpoint, a killed engine
 is restarted and serves the current weights (the resumed run still matches), a layout the
-cluster can never hold fails at once, and one it cannot hold now waits dist.timeout_s.
-One test, so that one cluster serves it all under pytest -n 2."""
+cluster can never hold fails at once, and one it cannot hold now waits dist.timeout_s; the main
+job's shape (two agents training one LoRA adapter through share_with) gives the same metrics on
+Ray as in one process. The runs use a reward with a spread (spread_reward.py), so the weights
+change at every step and each weight sync matters."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from mars2.training.loop import Trainer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "smoke.yaml"
-COMMON = ["output.tensorboard=false"]
+COMMON = ["output.tensorboard=false", "credit.reward=spread_reward:by_code"]
 # 2 learners + 2 engines + 1 sandbox actor at 0.25 CPU each fit the 2-CPU cluster.
 RAY = [
     "dist.backend=ray",
@@ -137,3 +139,31 @@ def test_smoke_on_ray_matches_local_through_actor_deaths(cluster: None, tmp_path
 
     fit(config(*RAY), run, resume=True, before_fit=kill_engine, on_step=check_engine)
     assert_same(want, metrics(run))
+
+
+# The main job's shape (the defaults: a coder and a debugger training ONE LoRA adapter through
+# share_with) at smoke size, plus a planner with an adapter of its own on the same base model
+# (locally one base in memory with two adapters; on Ray a learner actor per set of weights).
+TINY = "model: tiny-random, max_new_tokens: 32, temperature: 1.0, rollout_dtype: model"
+SHARED = [
+    f"agents=[{{name: coder, role: coder, lora_rank: 16, {TINY}}}, "
+    f"{{name: debugger, role: debugger, lora_rank: 16, share_with: coder, {TINY}}}, "
+    f"{{name: planner, role: planner, lora_rank: 16, {TINY}}}]",
+    "train.lr=1e-3",
+    "train.checkpoint_every=0",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_shared_lora_weights_on_ray_match_local(cluster: None, tmp_path: Path) -> None:
+    fit(config(*SHARED), tmp_path / "local")
+    trainer = fit(config(*SHARED, *RAY), tmp_path / "ray")
+    coder, debugger, planner = trainer.learners
+    assert isinstance(coder, LearnerHandle) and isinstance(planner, LearnerHandle)
+    assert debugger is coder and planner is not coder  # one learner actor per set of weights
+    pools = [[engine._actor_id for engine in pool.engines] for pool in trainer.policies]  # type: ignore[attr-defined]
+    assert pools[1] == pools[0] != pools[2]  # coder and debugger sample alike: one engine
+    want = metrics(tmp_path / "local")
+    assert all(want[1][f"grad_norm/{name}"] > 0 for name in ("coder", "planner"))
+    assert_same(want, metrics(tmp_path / "ray"))

@@ -31,7 +31,6 @@ from mars2.types import Sample
         (["agents.1.share_with=coder", "agents.1.lora_rank=4"], "same lora_rank"),
         (["agents.1.share_with=coder", "agents.1.model=smollm2-135m"], "same model"),
         (["agents.1.share_with=coder", "agents.1.temperature=0.5"], "same temperature"),
-        (["agents.1.share_with=coder", "dist.backend=ray"], "dist.backend=ray"),
     ],
 )
 def test_share_with_config_errors(overrides: list[str], message: str) -> None:

@@ -72,8 +72,10 @@ class EngineActor:
         self.merged = agent.backend != "hf"
         if agent.backend == "hf":
             model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
-            if agent.trainable:  # the learner's parameter names (LoRA adapters included)
-                model = make_trainable(model, agent, seed=config.seed + agent_id)
+            if agent.trainable:  # the learner's parameter names (LoRA adapters included),
+                # initialised as the learner that trains them (the owner's, with share_with)
+                owner = config.weights_owner(agent_id)
+                model = make_trainable(model, agent, seed=config.seed + owner)
             self.policy: Any = HFPolicy(agent, model, tokenizer, seed=seed)
         else:
             self.policy = load_policy(agent, seed=seed)

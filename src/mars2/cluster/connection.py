@@ -39,7 +39,7 @@ def connect(dist: DistConfig) -> bool:
             ray.init(address=dist.address)
     except ConnectionError as err:
         raise InfraError(
-            f"dist.address={dist.address!r}: cannot reach a Ray cluster: {err}"
+            f"dist.address={dist.address!r}: cannot reach a Ray cluster: {err}{_auth_hint(err)}"
         ) from err
     except Exception as err:  # Ray raises a plain Exception when a local node fails to start
         raise InfraError(
@@ -49,6 +49,21 @@ def connect(dist: DistConfig) -> bool:
         ) from err
     log.info("ray cluster resources: %s", ray.cluster_resources())
     return True
+
+
+def _auth_hint(err: BaseException) -> str:
+    """What to do when the cluster refused this driver's (missing) token: a head started by
+    `ray start --head` uses token authentication by default since Ray 2.5x, and Ray sends the
+    token only to `address=auto`, never to an explicit address unless RAY_AUTH_MODE=token."""
+    causes = f"{err} {err.__cause__} {err.__context__}"
+    if "InvalidAuthToken" not in causes and "Unauthenticated" not in causes:
+        return ""
+    return (
+        "; the cluster uses Ray token authentication and this driver sent no token: run with "
+        "RAY_AUTH_MODE=token and the cluster's token in ~/.ray/auth_token (or RAY_AUTH_TOKEN), "
+        "or use dist.address=auto on a node of the cluster "
+        "(https://docs.ray.io/en/latest/ray-security/token-auth.html)"
+    )
 
 
 def get(refs: Any, timeout_s: float, what: str) -> Any:

@@ -6,7 +6,11 @@ Per agent, one placement group (strategy PACK, so an agent's learner and engines
 when they fit). When the agent's actors need at most one GPU in all (`gpus_per_learner` +
 `engines_per_agent` x `gpus_per_engine` <= 1, e.g. 0.5 + 0.5) they share ONE bundle, so they
 land on one node and the same GPU; otherwise each actor has its own bundle
-(`cpus_per_actor` CPUs plus its GPUs). Frozen agents have no learner.
+(`cpus_per_actor` CPUs plus its GPUs). There is one learner actor per set of trained weights:
+frozen agents have none, and an agent that `share_with`s another is trained by that agent's
+learner. It also generates on that agent's engines when every engine setting is equal (one
+engine and one batch for both, as in one process), else on engines of its own that load the
+shared weights.
 Engines and sandbox actors restart up to `max_restarts` times and their calls are retried; a
 learner holds optimizer state that cannot be rebuilt in place, so its death stops the run with
 an InfraError, and `mars2 train --resume` continues from the last checkpoint.
@@ -22,7 +26,14 @@ from mars2.agents.base import Policy
 from mars2.cluster.actors import EngineActor, LearnerActor, SandboxActor
 from mars2.cluster.connection import connect, get, require_ray
 from mars2.cluster.proxies import EnginePool, LearnerHandle, SandboxPool
-from mars2.cluster.resources import AgentActors, agent_actors, check_fits, cpus_per_actor
+from mars2.cluster.resources import (
+    AgentActors,
+    agent_actors,
+    check_fits,
+    cpus_per_actor,
+    engine_owner,
+    owns_learner,
+)
 from mars2.config import Config
 from mars2.errors import InfraError
 from mars2.sandbox import Sandbox
@@ -74,22 +85,17 @@ class RayPlacement:
         from mars2.agents import load_policy, load_tokenizer
 
         ready: list[Any] = []
-        placed = {actors.agent_id: actors for actors in agent_actors(self.config)}
-        for i, agent in enumerate(self.config.agents):
-            name = self.config.agent_name(i)
-            if agent.backend == "openai":  # an HTTP client: nothing to place
-                self.learners.append(None)
-                self.policies.append(load_policy(agent, seed=self.config.seed + i))
-                continue
-            group, where = self._group(placed[i])
-            if agent.trainable:
+        for actors in agent_actors(self.config):  # learners and engines, agent by agent
+            i = actors.agent_id
+            group, where = self._group(actors)
+            if owns_learner(self.config, i):
                 options = self._actor(
                     LearnerActor, group, where.pop(0), self.dist.gpus_per_learner, 0
                 )
                 learner = options.remote(self.config, i)
+                name = self.config.agent_name(i)
                 self.handles[i] = LearnerHandle(name, learner, timeout_s=self.dist.timeout_s)
                 ready.append(learner.ready.remote())
-            self.learners.append(self.handles.get(i))
             engines = []
             for bundle in where:
                 options = self._actor(
@@ -98,16 +104,33 @@ class RayPlacement:
                 engines.append(options.remote(self.config, i, self.config.seed + i))
                 ready.append(engines[-1].ready.remote())
             self.engines[i] = engines
-            self.policies.append(
+        for i, agent in enumerate(self.config.agents):
+            seed = self.config.seed + i
+            if agent.backend == "openai":  # an HTTP client: nothing placed
+                self.policies.append(load_policy(agent, seed=seed))
+                continue
+            self.policies.append(  # its own queue and seeds, on its engines or its owner's
                 EnginePool(
-                    name,
+                    self.config.agent_name(i),
                     load_tokenizer(agent.model),
-                    engines,
-                    seed=self.config.seed + i,
+                    self.engines[engine_owner(self.config, i)],
+                    seed=seed,
                     timeout_s=self.dist.timeout_s,
                 )
             )
+        self.learners = [
+            None if agent.backend == "openai" else self._learner_of(i)
+            for i, agent in enumerate(self.config.agents)
+        ]
         get(ready, self.dist.timeout_s, "starting the learner and engine actors")
+
+    def _learner_of(self, agent_id: int) -> LearnerHandle | None:
+        """The learner that trains agent `agent_id`'s weights: its own, or, when it
+        `share_with`s another agent, that agent's (one handle object, so the Trainer sees one
+        learner for both)."""
+        if not self.config.agents[agent_id].trainable:
+            return None
+        return self.handles.get(self.config.weights_owner(agent_id))
 
     def _group(self, actors: AgentActors) -> tuple[Any, list[int]]:
         """The agent's placement group, and the bundle index of each of its actors (learner
@@ -145,13 +168,13 @@ class RayPlacement:
     # ------------------------------------------------------------------ the Placement seam
 
     def sync(self, agent_id: int) -> None:
-        """The learner's weights go into the object store once; every engine of the agent loads
-        them from there (the driver never holds them)."""
+        """The learner's weights go into the object store once per update; every engine of
+        the agent, and of every agent that shares those weights, loads them from there (the
+        driver never holds them)."""
         pool = self.policies[agent_id]
-        assert isinstance(pool, EnginePool)
-        pool.push(
-            self.handles[agent_id].weights(merged=self.config.agents[agent_id].backend != "hf")
-        )
+        handle = self.learners[agent_id]
+        assert isinstance(pool, EnginePool) and isinstance(handle, LearnerHandle)
+        pool.push(handle.weights(merged=self.config.agents[agent_id].backend != "hf"))
 
     def sandbox(self) -> AbstractContextManager[Executor]:
         if self.dist.sandbox_actors == 0:

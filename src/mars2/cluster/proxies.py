@@ -75,14 +75,18 @@ class EnginePool(PolicyBase):
 
 
 class LearnerHandle:
-    """One agent's learner actor, with the interface the Trainer uses of a local `Learner`."""
+    """One learner actor (one set of weights, for every agent that shares it), with the
+    interface the Trainer uses of a local `Learner`."""
 
     def __init__(self, name: str, actor: Any, *, timeout_s: float) -> None:
         self.name = name
         self.actor = actor
         self.timeout_s = timeout_s
+        self._changes = 0  # updates and loads so far: the weights' version on this side
+        self._weights: dict[bool, tuple[int, Any]] = {}  # merged -> (version, ObjectRef)
 
     def update(self, samples: list[Sample]) -> dict[str, float]:
+        self._changes += 1
         stats: dict[str, float] = get(
             self.actor.update.remote(list(samples)), self.timeout_s, f"agent {self.name}: update"
         )
@@ -95,6 +99,7 @@ class LearnerHandle:
         return state
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
+        self._changes += 1
         get(
             self.actor.load_state_dict.remote(state),
             self.timeout_s,
@@ -102,8 +107,13 @@ class LearnerHandle:
         )
 
     def weights(self, merged: bool) -> Any:
-        """An ObjectRef to the learner's current weights (they stay in the object store)."""
-        return self.actor.weights.remote(merged)
+        """An ObjectRef to the learner's current weights (they stay in the object store). One
+        per version: agents that share the weights sync from the same object."""
+        version, ref = self._weights.get(merged, (-1, None))
+        if version != self._changes:
+            ref = self.actor.weights.remote(merged)
+            self._weights[merged] = (self._changes, ref)
+        return ref
 
 
 class SandboxPool:

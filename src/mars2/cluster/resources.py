@@ -8,10 +8,11 @@ moment is not refused here; `RayPlacement` waits `dist.timeout_s` for it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
-from mars2.config import Config
+from mars2.config import AgentConfig, Config
 from mars2.errors import UserError
 
 Resources = dict[str, float]
@@ -44,14 +45,40 @@ def _bundle(cpus: float, gpus: float) -> Resources:
     return {"CPU": cpus, "GPU": gpus} if gpus > 0 else {"CPU": cpus}
 
 
+def owns_learner(config: Config, agent_id: int) -> bool:
+    """Whether the agent has a learner actor: it trains weights that it shares with no one else
+    (an agent that `share_with`s another is trained by that agent's learner)."""
+    agent = config.agents[agent_id]
+    return agent.trainable and agent.share_with is None
+
+
+def _engine_settings(agent: AgentConfig) -> AgentConfig:
+    """The agent's settings without those that are not its engine's (identity and prompt)."""
+    return dataclasses.replace(agent, name="", role="", system_prompt=None, share_with=None)
+
+
+def engine_owner(config: Config, agent_id: int) -> int:
+    """The agent whose rollout-engine actors serve agent `agent_id`: the agent whose weights it
+    shares when every engine setting is equal (one engine, one batch for both, as in one
+    process), else itself."""
+    agent = config.agents[agent_id]
+    if agent.share_with is None or not agent.trainable:
+        return agent_id
+    owner = config.weights_owner(agent_id)
+    same = _engine_settings(agent) == _engine_settings(config.agents[owner])
+    return owner if same else agent_id
+
+
 def agent_actors(config: Config) -> list[AgentActors]:
-    """Every placed agent (an `openai` agent is an HTTP client: nothing to place)."""
+    """Every agent with actors of its own: a learner (when it owns trained weights) and engines
+    (unless it uses the engines of the agent whose weights it shares). An `openai` agent is an
+    HTTP client: nothing to place."""
     dist = config.dist
     out = []
     for i, agent in enumerate(config.agents):
-        if agent.backend == "openai":
+        if agent.backend == "openai" or engine_owner(config, i) != i:
             continue
-        gpus = [dist.gpus_per_learner] if agent.trainable else []
+        gpus = [dist.gpus_per_learner] if owns_learner(config, i) else []
         gpus += [dist.gpus_per_engine] * dist.engines_per_agent
         out.append(AgentActors(i, tuple(gpus)))
     return out
@@ -60,8 +87,8 @@ def agent_actors(config: Config) -> list[AgentActors]:
 def _census(config: Config) -> str:
     """'2 learners, 2 engines, 1 sandbox actor' for messages."""
     agents = agent_actors(config)
-    learners = sum(config.agents[a.agent_id].trainable for a in agents)
-    engines = config.dist.engines_per_agent * len(agents)
+    learners = sum(owns_learner(config, a.agent_id) for a in agents)
+    engines = sum(len(a.gpus) for a in agents) - learners
     parts = [
         (learners, "learner"),
         (engines, "engine"),
@@ -117,7 +144,7 @@ def check_fits(config: Config, cpus: float, total: Resources, nodes: list[Resour
         "CPU": f"dist.cpus_per_actor={cpus:g} x {n_actors(config)} actors ({_census(config)})",
         "GPU": f"dist.gpus_per_learner={dist.gpus_per_learner:g}, "
         f"dist.gpus_per_engine={dist.gpus_per_engine:g} x {dist.engines_per_agent} engines "
-        f"per agent, {len(agents)} agents",
+        f"per agent, {len(agents)} agents with engines of their own",
     }
     for resource, amount in need.items():
         have = total.get(resource, 0.0)

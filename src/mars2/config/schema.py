@@ -609,10 +609,3 @@ def _check_sharing(config: Config) -> None:
                     f"{getattr(agent, key)!r} here, {getattr(owner, key)!r} there (set "
                     f"agents.{i}.{key} too, or agents.{i}.share_with=null for weights of its own)",
                 )
-        if config.dist.backend == "ray":
-            raise ConfigError(
-                where,
-                agent.share_with,
-                "not supported with dist.backend=ray yet; use dist.backend=local, or "
-                f"agents.{i}.share_with=null for weights of its own",
-            )

@@ -49,6 +49,15 @@ def test_pad_batch_aligns_response_positions() -> None:
     assert rollout.tolist() == [[0, 0, -1, -2], [-0.5, 0, 0, 0]]
 
 
+@pytest.mark.parametrize("logprobs", [[], [-1.0]])
+def test_pad_batch_never_zero_fills_missing_rollout_logprobs(logprobs: list[float]) -> None:
+    s = Sample(
+        agent_id=0, prompt_ids=[1], response_ids=[4, 5], rollout_logprobs=logprobs, advantage=1.0
+    )
+    with pytest.raises(AssertionError, match="rollout log-probs missing"):
+        pad_batch([s], pad_id=0)
+
+
 def make_learner(model: LlamaForCausalLM, micro: int, updates: int = 1, **loss: object) -> Learner:
     train = TrainConfig(lr=1e-2, micro_batch_size=micro, updates_per_step=updates, grad_clip=0.0)
     return Learner(

@@ -122,8 +122,9 @@ def pad_batch(samples: Sequence[Sample], pad_id: int) -> tuple[torch.Tensor, ...
         attention[row, : len(seq)] = 1
         start, end = len(s.prompt_ids) - 1, len(seq) - 1
         response[row, start:end] = 1.0
-        if s.rollout_logprobs:
-            rollout[row, start:end] = torch.tensor(s.rollout_logprobs, dtype=torch.float32)
+        # to_samples guarantees one per response token; zeros would read as probability 1
+        assert len(s.rollout_logprobs) == len(s.response_ids), "rollout log-probs missing"
+        rollout[row, start:end] = torch.tensor(s.rollout_logprobs, dtype=torch.float32)
     return ids, attention, response, rollout
 
 

@@ -28,7 +28,7 @@ TITLES = {
     "tokens": "Tokens per agent",
     "train/truncated": "Share of responses that hit max_new_tokens, per agent",
     "train/samples": "Samples after filtering and refill, per agent",
-    "train/starved": "Agent got no sample this step (1)",
+    "train/starved": "The agent's weights got no sample this step (1)",
     "train/entropy": "Sampling entropy per token (mean -log p of sampled tokens), per agent",
     "train/response_len": "Mean response tokens, per agent",
 }

@@ -88,18 +88,25 @@ def run_ours(policy: HFPolicy, batch: int) -> tuple[int, float, float, list[Comp
 
 
 def mismatch(model: Any, completions: list[Completion], agent: AgentConfig) -> dict[str, float]:
-    """Rollout vs learner log-probs of `completions` (response tokens only)."""
+    """Rollout vs learner log-probs of `completions` (response tokens only), rescored in one
+    right-padded batch."""
     cap = LossConfig().tis_cap
+    seqs = [list(c.prompt_ids) + list(c.response_ids) for c in completions]
+    width = max(map(len, seqs))
+    ids = torch.zeros((len(seqs), width), dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    positions = torch.zeros((len(seqs), width - 1))
+    for i, (seq, c) in enumerate(zip(seqs, completions, strict=True)):
+        ids[i, : len(seq)], mask[i, : len(seq)] = torch.tensor(seq), 1
+        positions[i, len(c.prompt_ids) - 1 : len(seq) - 1] = 1
+    with torch.no_grad():
+        learner = token_logprobs(
+            model, ids, mask, temperature=agent.temperature, positions=positions
+        )  # [B, T-1]
     diffs, weights = [], []
-    for c in completions:
-        ids = torch.tensor([list(c.prompt_ids) + list(c.response_ids)])
-        positions = torch.zeros((1, ids.shape[1] - 1))
-        positions[0, len(c.prompt_ids) - 1 :] = 1
-        with torch.no_grad():
-            learner = token_logprobs(
-                model, ids, torch.ones_like(ids), temperature=agent.temperature, positions=positions
-            )[0, len(c.prompt_ids) - 1 :]
-        delta = learner - torch.tensor(c.logprobs)
+    for i, c in enumerate(completions):
+        start = len(c.prompt_ids) - 1
+        delta = learner[i, start : start + len(c.logprobs)] - torch.tensor(c.logprobs)
         diffs.append(delta.abs())
         weights.append(delta.exp().clamp(max=cap))
     d, w = torch.cat(diffs), torch.cat(weights)

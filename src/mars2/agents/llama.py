@@ -33,7 +33,11 @@ import torch.nn.functional as F
 from mars2.agents.models import base_model
 
 _MIN_SLOTS_T = 256  # time capacity allocated at first; doubled when a row outgrows it
-PROMPT_CACHE_BYTES = 256 * 2**20  # a PromptCache's default budget (~11k SmolLM2 bf16 positions)
+# A PromptCache's default budget: ~23k SmolLM2 positions in bf16 (~11k in fp32). An evaluation
+# of 100 problems comes back to a problem's prompt after the 99 others (~12k positions): with
+# less, least-recently-used eviction would drop every prompt just before its reuse. A training
+# step fills only what its rollout uses (every weight sync empties the cache).
+PROMPT_CACHE_BYTES = 512 * 2**20
 _MIN_SHARED = 8  # shared positions worth copying from the cache rather than recomputing
 
 

@@ -1,5 +1,5 @@
-"""The learner's `logp_diff`: mean |log π_old - log π_rollout| over the response tokens of the
-samples that carry rollout log-probs, the figure the GPU check gates a weight sync on."""
+"""The learner's `logp_diff`: mean |log π_old - log π_rollout| over the response tokens, the
+figure the GPU check gates a weight sync on."""
 
 from __future__ import annotations
 
@@ -46,14 +46,4 @@ def test_logp_diff_is_the_mean_gap_to_the_engine(updates: int) -> None:
         dataclasses.replace(s, rollout_logprobs=[v - 0.25 for v in lp])
         for s, lp in zip(samples(), stale, strict=True)
     ]
-    shifted[1] = dataclasses.replace(shifted[1], rollout_logprobs=[])  # no engine log-probs
     assert learner.update(shifted)["logp_diff"] == pytest.approx(0.25, abs=1e-4)
-    no_rollout = [dataclasses.replace(s, rollout_logprobs=[]) for s in samples()]
-    assert "logp_diff" not in Learner(
-        tiny_model(),
-        _Tok(),
-        AgentConfig(temperature=1.0),
-        TrainConfig(lr=1e-2),
-        LossConfig(tis="none"),
-        total_updates=1,
-    ).update(no_rollout)

@@ -133,22 +133,18 @@ class _LogpGap:
     the weights the engine was synced to ("old", before this step's update): the mean
     |log π_old - log π_rollout| per response token, `logp_diff`. Unlike the mean TIS weight,
     whose expectation under the engine's own samples is 1 however far apart the two are, this
-    grows with the mismatch: a weight sync that never reached the engine shows here. Samples
-    without rollout log-probs are left out."""
+    grows with the mismatch: a weight sync that never reached the engine shows here."""
 
     def __init__(self) -> None:
         self.sums: list[torch.Tensor] = []  # [gap, tokens] per micro-batch, left on the device
 
-    def add(
-        self, old: torch.Tensor, rollout: torch.Tensor, mask: torch.Tensor, micro: Sequence[Sample]
-    ) -> None:
-        has = torch.tensor([bool(s.rollout_logprobs) for s in micro], dtype=torch.float32)
-        valid = (mask * has.unsqueeze(-1)).to(old.device)  # [b, T-1]
+    def add(self, old: torch.Tensor, rollout: torch.Tensor, mask: torch.Tensor) -> None:
+        valid = mask.to(old.device)  # [b, T-1] response tokens
         diff = (old.float() - rollout.to(old.device)).abs().where(valid.bool(), 0.0)
         self.sums.append(torch.stack([diff.sum(), valid.sum()]))
 
     def stats(self) -> dict[str, float]:
-        """`logp_diff`, fetched with one device sync (none when no sample had rollout log-probs)."""
+        """`logp_diff`, fetched with one device sync."""
         if not self.sums:
             return {}
         total, tokens = torch.stack(self.sums).sum(0).tolist()
@@ -296,7 +292,7 @@ class Learner:
                 temperature=self.agent.temperature,
                 positions=mask.to(self.device),  # no LM head on prompt tokens
             )
-            gap.add(logp.detach() if old is None else old[k], rollout, mask, micro)
+            gap.add(logp.detach() if old is None else old[k], rollout, mask)
             advantages = torch.tensor([s.advantage for s in micro], dtype=torch.float32)
             loss, stats = policy_loss(
                 self.loss_config,

@@ -46,6 +46,7 @@ BLOCKS = compare_blocks()
 
 def test_the_readme_headline_is_among_the_rederived_tables() -> None:
     assert any(doc.name == "README.md" for doc, _ in BLOCKS)
+    assert any(doc.name == "results.md" for doc, _ in BLOCKS)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from report_fakes import AGENTS, make_tree, write_config, write_jsonl
 from mars2.errors import UserError
 from mars2.report import load_runs
 from mars2.report.runs import load_run
+from mars2.treesearch import metrics
 
 
 def test_reads_a_training_run(train_run: Path) -> None:
@@ -41,7 +42,7 @@ def test_best_node_ties_go_to_the_later_node(tmp_path: Path) -> None:
     ]
     write_jsonl(run_dir / "trees" / "x.jsonl", nodes)
     (tree,) = load_run(run_dir).trees
-    best = tree.best()
+    best = metrics.best(tree.nodes)
     assert best is not None and best.node_id == 2
 
 

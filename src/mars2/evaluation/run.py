@@ -29,8 +29,9 @@ from mars2.evaluation.protocol import (
     team,
 )
 from mars2.problems import load_problems
+from mars2.rollout.collapse import distinct_programs
 from mars2.rollout.orchestrator import Executor, Orchestrator, RolloutStats, TreeResult
-from mars2.rollout.summary import distinct_programs
+from mars2.treesearch.metrics import by_tree, independent_attempts, summarize
 from mars2.types import NodeRecord, Problem
 
 
@@ -126,10 +127,10 @@ class Evaluator:
                 attempts, seed=self.seed + len(searched), prefix="eval/first/", on_tree=on_tree
             ),
         )
-        all_fresh = self.search.algo == "sampling"
+        independent = independent_attempts(self.search.algo)
         outcomes = merge_outcomes(
-            [tree_outcome(r.records, all_fresh) for r in results]
-            + [tree_outcome(r.records, all_fresh=True, searched=False) for r in single]
+            [tree_outcome(r.records, independent) for r in results]
+            + [tree_outcome(r.records, independent=True, searched=False) for r in single]
         )
         built = record.build(
             label=label,
@@ -151,42 +152,18 @@ class Evaluator:
         return evaluation
 
 
-def agent_summary(records: Sequence[NodeRecord], names: Sequence[str]) -> dict[str, Any]:
-    """Per agent over the trees: nodes, share, mean score, passing nodes and wins (trees whose
-    Pass@1(MCTS) pick it wrote), the metrics.json layout of design.md §10."""
-    trees: dict[str, list[NodeRecord]] = {}
-    for r in records:
-        trees.setdefault(r.tree_id, []).append(r)
-    wins = [max(t, key=lambda r: (r.score, r.node_id)).agent_id for t in trees.values()]
-    out: dict[str, Any] = {}
-    for agent_id, name in enumerate(names):
-        mine = [r for r in records if r.agent_id == agent_id]
-        out[name] = {
-            "nodes": len(mine),
-            "share": len(mine) / len(records) if records else 0.0,
-            "mean_score": sum(r.score for r in mine) / len(mine) if mine else None,
-            "wins": wins.count(agent_id),
-            "passed": sum(r.passed for r in mine),
-        }
-    return out
-
-
 def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
     """metrics.json of an evaluation: `pass@1`, `pass@1_mcts`, `pass@n` (and every other metric)
-    with `_lo` / `_hi` interval ends, tree shape and per-agent statistics."""
+    with `_lo` / `_hi` interval ends, tree shape and per-agent statistics (nodes, share, mean
+    score, wins, passed)."""
     rec = evaluation.record
     out: dict[str, Any] = {}
     for name, m in rec["metrics"].items():
         out[name], out[f"{name}_lo"], out[f"{name}_hi"] = m["value"], m["lo"], m["hi"]
     proto = rec["protocol"]
-    depths: dict[str, int] = {}
-    fanout: dict[str, dict[int | None, int]] = {}
-    for r in evaluation.records:
-        depths[r.tree_id] = max(depths.get(r.tree_id, 0), r.depth)
-        children = fanout.setdefault(r.tree_id, {})
-        children[r.parent_id] = children.get(r.parent_id, 0) + 1
-    # mean children of the nodes that have any (the root included), per tree
-    branching = [sum(c.values()) / len(c) for c in fanout.values()]
+    # shape over every tree (those stopped at their first node included); per agent: wins are
+    # trees whose Pass@1(MCTS) pick it wrote
+    trees = summarize(by_tree(evaluation.records), range(len(names)))
     out.update(
         {
             "n_problems": len(rec["per_problem"]),
@@ -196,13 +173,13 @@ def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
             "problems": proto["problems"],
             "nodes": len(evaluation.records),
             "mean_nodes": rec["trees"]["mean_nodes"],
-            "mean_max_depth": sum(depths.values()) / len(depths) if depths else 0.0,
-            "mean_branching": sum(branching) / len(branching) if branching else 0.0,
+            "mean_max_depth": trees.mean_max_depth,
+            "mean_branching": trees.mean_branching,
             "refined_share": rec["trees"]["refined_share"],
             "refined_share_after_fail": rec["trees"]["refined_share_after_fail"],
             "distinct_programs": distinct_programs(evaluation.records),
             "cached": evaluation.cached,
-            "agents": agent_summary(evaluation.records, names),
+            "agents": {names[a.agent_id]: a.to_json() for a in trees.agents},
         }
     )
     return out

@@ -43,12 +43,6 @@ class Tree:
             kids.sort(key=lambda n: n.node_id)
         return out
 
-    def best(self) -> NodeRecord | None:
-        """The Pass@1(MCTS) pick: the best public score, ties to the later node (design.md §8)."""
-        if not self.nodes:
-            return None
-        return max(enumerate(self.nodes), key=lambda item: (item[1].score, item[0]))[1]
-
 
 @dataclass(frozen=True)
 class Run:

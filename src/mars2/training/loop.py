@@ -26,11 +26,12 @@ from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
 from mars2.problems.sets import warn_no_hidden
 from mars2.rollout import Orchestrator, TreeResult
+from mars2.rollout.collapse import distinct_programs, policy_figures
 from mars2.rollout.orchestrator import Executor
-from mars2.rollout.summary import distinct_programs, policy_figures, summarize
 from mars2.training import checkpoint
 from mars2.training.logger import MetricsLogger
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
+from mars2.treesearch.metrics import independent_attempts, summarize
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -185,13 +186,17 @@ class Trainer:
 
         # 4. log
         records = [r for result in results for r in result.records]
-        summary = summarize(results, self.names)
+        summary = summarize(
+            [r.records for r in results],
+            range(len(self.names)),
+            independent_attempts(orchestrator.search.algo),
+        )
         stats = orchestrator.stats
         metrics.update(
             {
                 "train/reward/mean": _mean([r.reward for r in records]),
                 "train/pass_rate": _mean([float(r.passed) for r in records]),
-                "train/pass@n": summary["pass@n"],
+                "train/pass@n": summary.pass_at_n,
                 "train/public_only_pass": sum(r.public_only_pass for r in records),
                 "train/distinct_programs": distinct_programs(records),
                 "train/nodes": len(records),
@@ -211,7 +216,7 @@ class Trainer:
         for agent_id, name in enumerate(self.names):
             written = [r for r in records if r.agent_id == agent_id]
             metrics[f"train/reward/{name}"] = _mean([r.reward for r in written])
-            metrics[f"train/share/{name}"] = summary["agents"][name]["share"]
+            metrics[f"train/share/{name}"] = summary.agents[agent_id].share
             metrics[f"train/truncated/{name}"] = _mean([float(r.truncated) for r in written])
             for key, value in policy_figures(results, agent_id).items():
                 metrics[f"train/{key}/{name}"] = value

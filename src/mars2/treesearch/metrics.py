@@ -50,9 +50,9 @@ def attempts(nodes: Iterable[NodeRecord], independent: bool = False) -> list[Nod
 
     The first node of every tree is one (the search has nothing to refine yet). Later children
     of the root count only when the search asks for them whatever the scores (`independent`,
-    see `independent_attempts`: with `sampling` every node is one). An adaptive search (AB-MCTS,
-    best-first) starts afresh more often after failures, so counting all its root children
-    would weight the pass rate towards problems the agents fail."""
+    see `independent_attempts`: with `sampling` every node is one). Whether an adaptive search
+    (AB-MCTS, best-first) asks for another fresh attempt depends on the earlier scores, so its
+    later root children are not a fair sample and counting them would bias pass@1."""
     ordered = sorted(nodes, key=lambda n: n.node_id)
     return [n for n in ordered if n.parent_id is None] if independent else ordered[:1]
 

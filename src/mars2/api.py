@@ -22,6 +22,7 @@ from typing import Any
 from mars2.config import AgentConfig, Config, dump_yaml, load_config
 from mars2.errors import UserError
 from mars2.registry import ALGORITHMS, BACKENDS, PROBLEM_SETS, REWARDS
+from mars2.rundir import RunDir
 
 ROLES = ("coder", "debugger")
 
@@ -61,7 +62,7 @@ def run_directory(config: Config, command: str) -> Path:
     """Create the run directory (`output.out`, else runs/<command>-<time>) with config.yaml."""
     out = Path(config.output.out or f"runs/{command}-{time.strftime('%Y%m%d-%H%M%S')}")
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(dump_yaml(config))
+    RunDir(out).config.write_text(dump_yaml(config))
     return out
 
 
@@ -110,9 +111,9 @@ def search(
         }
     )
     if out is not None:
-        folder = Path(out)
-        evaluation.write(folder / "eval.json", folder / "trees" / "search.jsonl")
-        (folder / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
+        folder = RunDir(out)
+        evaluation.write(folder.eval_json(), folder.search_trees)
+        folder.summary.write_text(json.dumps(result, indent=2) + "\n")
     return result
 
 
@@ -182,9 +183,7 @@ def evaluate(
     from mars2.training.restore import checkpoint_path, trained_models
 
     run_dir = Path(run)
-    if not (run_dir / "config.yaml").is_file():
-        raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
-    config = load_config(run_dir / "config.yaml", list(overrides))
+    config = load_config(RunDir(run_dir).require_config(), list(overrides))
     names = [config.agent_name(i) for i in range(len(config.agents))]
     chosen = list(range(len(names)))
     if agents is not None:
@@ -222,21 +221,21 @@ def evaluate(
     if agents is None and len(chosen) > 1 and config.eval.each_agent:
         teams += [[j] for j in range(len(chosen))]
     suffix = "" if agents is None else "-" + "-".join(sub_names)
-    folder = Path(out) if out else run_dir / f"eval-{label}{suffix}"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = RunDir(out) if out else RunDir(run_dir).eval_out(f"{label}{suffix}")
+    folder.root.mkdir(parents=True, exist_ok=True)
     team_eval, *alone = evaluate_teams(sub, teams, label=label, models=sub_models, on_tree=on_tree)
-    team_eval.write(folder / "eval.json", folder / "trees" / "search.jsonl")
+    team_eval.write(folder.eval_json(), folder.search_trees)
     result = summary(team_eval, sub_names)
-    result["out"] = str(folder)
+    result["out"] = str(folder.root)
     if alone:
         result["alone"] = {}
         for j, evaluation in enumerate(alone):
             name = sub_names[j]
-            evaluation.write(folder / f"eval-{name}.json", folder / f"trees-{name}.jsonl")
+            evaluation.write(folder.eval_json(name), folder.agent_trees(name))
             result["alone"][name] = {
                 k: v for k, v in summary(evaluation, [name]).items() if k.startswith("pass@")
             }
-    (folder / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
+    folder.summary.write_text(json.dumps(result, indent=2) + "\n")
     return result
 
 

@@ -15,6 +15,7 @@ from rich.table import Table
 from mars2.cli.common import add_common, load, run_dir
 from mars2.config import Config, load_config
 from mars2.errors import UserError
+from mars2.rundir import RunDir
 from mars2.training.logger import read_rows
 
 console = Console()
@@ -40,13 +41,13 @@ def _resolve(args: argparse.Namespace) -> tuple[Config, Path]:
     if not args.resume:
         config = load(args)
         return config, run_dir(config, "train")
-    folder = Path(args.resume)
-    if not (folder / "config.yaml").is_file():
-        raise UserError(f"--resume {folder}: no config.yaml there; is it a run directory?")
+    folder = RunDir(args.resume)
+    if not folder.config.is_file():
+        raise UserError(f"--resume {folder.root}: no config.yaml there; is it a run directory?")
     if args.config:
         raise UserError("--resume takes the run's own config.yaml; drop --config")
-    config = load_config(folder / "config.yaml", [*args.overrides, f"output.out={folder}"])
-    read_rows(folder / "metrics.jsonl", warn=False)  # a bad line fails before models load
+    config = load_config(folder.config, [*args.overrides, f"output.out={folder.root}"])
+    read_rows(folder.metrics, warn=False)  # a bad line fails before models load
     return config, run_dir(config, "train")
 
 
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             "(%s: %s); the run is complete: `mars2 compare %s %s` compares them",
             type(err).__name__,
             err,
-            out / "evals" / "step_000000",
+            RunDir(out).eval_dir(0),
             out,
         )
     console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
@@ -150,7 +151,7 @@ def _print_paired(out: Path) -> None:
     from mars2.cli.compare import paired_table
     from mars2.evaluation import record
 
-    evals = sorted((out / "evals").glob(f"step_*/{record.FILE}"))
+    evals = RunDir(out).step_evals()
     if len(evals) < 2:
         return
     a, b = record.read(evals[0]), record.read(evals[-1])

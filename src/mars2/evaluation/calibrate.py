@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mars2 import jsonl
 from mars2.config import Config
 from mars2.treesearch.metrics import tree_stats
 from mars2.types import NodeRecord, Problem
@@ -109,27 +109,22 @@ def calibrate(
 
 def write_rates(rates: Sequence[ProblemRate], path: Path) -> None:
     """One JSON record per problem (see `ProblemRate.to_json`)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r.to_json()) + "\n" for r in rates), encoding="utf-8")
+    jsonl.write(path, [r.to_json() for r in rates])
 
 
 def read_rates(path: Path) -> list[ProblemRate]:
     """Rates written by `write_rates`."""
-    rates = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            rates.append(
-                ProblemRate(
-                    id=row["id"],
-                    family=row.get("family"),
-                    difficulty=row.get("difficulty"),
-                    split=row.get("split"),
-                    n=int(row["n"]),
-                    passes=int(row["passes"]),
-                )
-            )
-    return rates
+    return [
+        ProblemRate(
+            id=row["id"],
+            family=row.get("family"),
+            difficulty=row.get("difficulty"),
+            split=row.get("split"),
+            n=int(row["n"]),
+            passes=int(row["passes"]),
+        )
+        for _, row in jsonl.read(path)
+    ]
 
 
 def histogram(rates: Sequence[ProblemRate], bins: Sequence[float] = BINS) -> list[int]:

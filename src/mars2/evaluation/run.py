@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mars2 import __version__
+from mars2 import __version__, jsonl
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
 from mars2.evaluation.checksum import engine_settings, policy_checksum
@@ -44,14 +43,10 @@ class Evaluation:
     cached: bool
     stats: RolloutStats = field(default_factory=RolloutStats)
 
-    def trees_jsonl(self) -> str:
-        return "".join(json.dumps(r.to_json()) + "\n" for r in self.records)
-
     def write(self, eval_json: Path, trees_jsonl: Path | None = None) -> Path:
         """Write the eval.json object (and the node records, when `trees_jsonl` is given)."""
         if trees_jsonl is not None:
-            trees_jsonl.parent.mkdir(parents=True, exist_ok=True)
-            trees_jsonl.write_text(self.trees_jsonl())
+            jsonl.write(trees_jsonl, [r.to_json() for r in self.records])
         return record.write(eval_json, self.record)
 
 
@@ -104,7 +99,7 @@ class Evaluator:
             )
         if key is not None and (hit := cache.load(key)) is not None:
             saved, trees = hit
-            records = [NodeRecord.from_json(json.loads(line)) for line in trees.splitlines()]
+            records = [NodeRecord.from_json(node) for node in trees]
             return Evaluation({**saved, "label": label, "cached": True}, records, cached=True)
         # `trees` of a problem's samples grow the full search, the others stop at their first
         # node (a fresh attempt); tree i of the whole list is seeded eval_seed + i either way.
@@ -148,7 +143,7 @@ class Evaluator:
             built, [r for res in (*results, *single) for r in res.records], False, stats
         )
         if key is not None:
-            cache.store(key, built, evaluation.trees_jsonl())
+            cache.store(key, built, [r.to_json() for r in evaluation.records])
         return evaluation
 
 

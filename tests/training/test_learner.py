@@ -18,6 +18,7 @@ from mars2.training.learner import (
     make_trainable,
     packed_micro_batches,
     pad_batch,
+    resolve_precision,
 )
 from mars2.types import Sample
 
@@ -303,3 +304,74 @@ def test_activation_checkpointing_gives_the_same_gradients(lora: int) -> None:
     assert grads[0].keys() == grads[1].keys() and grads[0]
     for name, grad in grads[0].items():
         assert torch.allclose(grad, grads[1][name], rtol=1e-5, atol=1e-7), name
+
+
+def bf16_pair(**loss: object) -> tuple[Learner, Learner]:
+    """Learners in fp32 and bf16 on copies of one tiny model."""
+    base = tiny_model(3)
+    pair = []
+    for precision in ("fp32", "bf16"):
+        train = TrainConfig(lr=1e-2, grad_clip=0.0, precision=precision)  # type: ignore[arg-type]
+        pair.append(
+            Learner(
+                copy.deepcopy(base),
+                _Tok(),
+                AgentConfig(model="tiny"),
+                train,
+                LossConfig(**loss),  # type: ignore[arg-type]
+                total_updates=4,
+            )
+        )
+    return pair[0], pair[1]
+
+
+def test_bf16_gradients_and_update_agree_with_fp32() -> None:
+    """bf16 autocast changes rounding, not the update: the gradient's direction within 1%
+    (cosine >= 0.99), its norm within 5%, and the first AdamW step within 10% of the fp32 one
+    (relative norm of the difference of the weight changes: Adam's first step is ~lr·sign(g),
+    so only entries whose sign rounding flips can move apart)."""
+    fp32, bf16 = bf16_pair()
+    assert (fp32.precision, bf16.precision) == ("fp32", "bf16")
+    before = {n: p.detach().clone() for n, p in fp32.model.named_parameters()}
+    for learner in (fp32, bf16):
+        learner.update(grouped_samples())
+    g32 = torch.cat([p.grad.flatten() for p in fp32.model.parameters() if p.grad is not None])
+    g16 = torch.cat([p.grad.flatten() for p in bf16.model.parameters() if p.grad is not None])
+    assert torch.nn.functional.cosine_similarity(g32, g16, dim=0) >= 0.99
+    assert abs(g16.norm() / g32.norm() - 1) <= 0.05
+    assert all(p.dtype == torch.float32 for p in bf16.model.parameters())  # master weights
+    step32 = torch.cat(
+        [(p.detach() - before[n]).flatten() for n, p in fp32.model.named_parameters()]
+    )
+    step16 = torch.cat(
+        [(p.detach() - before[n]).flatten() for n, p in bf16.model.named_parameters()]
+    )
+    assert (step16 - step32).norm() / step32.norm() <= 0.10
+
+
+def test_bf16_ratios_tis_and_kl_compare_logprobs_computed_alike() -> None:
+    """The old, current and reference log-probs all come from bf16 passes: with the weights
+    held (lr 0) a LoRA agent's policy is its reference (adapter B = 0) and its old policy, so
+    the KL is exactly 0 and every ratio exactly 1 over two optimizer steps (old log-probs from
+    a separate no-grad pass), which a float32 reference or old pass would break."""
+    base = tiny_model(4)
+    train = TrainConfig(lr=1e-2, grad_clip=0.0, precision="bf16", updates_per_step=2)
+    agent = AgentConfig(model="tiny", lora_rank=4)
+    learner = Learner(
+        base, _Tok(), agent, train, LossConfig(kl_coef=0.1, tis="token"), total_updates=4
+    )
+    learner.optimizer.param_groups[0]["lr"] = 0.0
+    stats = learner.update(grouped_samples())
+    assert learner.precision == "bf16"
+    assert stats["kl"] == 0.0 and stats["ratio_mean"] == 1.0 and stats["clip_frac"] == 0.0
+
+
+def test_auto_precision_is_bf16_only_where_bf16_products_are_fast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cpu = torch.device("cpu")
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: False)
+    assert resolve_precision("auto", cpu) == "fp32"  # AVX512-BF16 alone measured slower
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: True)
+    assert resolve_precision("auto", cpu) == "bf16"
+    assert resolve_precision("fp32", cpu) == "fp32" and resolve_precision("bf16", cpu) == "bf16"

@@ -408,6 +408,14 @@ class TrainConfig:
         (0.9, 0.999), "AdamW (beta1, beta2); the MARS² reference uses (0.9, 0.95)."
     )
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
+    precision: Literal["auto", "fp32", "bf16"] = _f(
+        "auto",
+        "The learner's compute precision. `bf16`: forward and backward passes under bfloat16 "
+        "autocast, trainable weights, gradients and optimizer state in float32 (TRL's `bf16`); "
+        "`fp32`: all float32. `auto`: bf16 on a GPU that supports it and on CPUs with AMX "
+        "tiles, else fp32 (on CPUs with AVX512-BF16 but no AMX, bfloat16 matrix products "
+        "measured 1.6x slower than float32: docs/performance.md).",
+    )
     micro_batch_tokens: int = _f(
         1024,
         "Packed tokens per forward/backward pass of the learner: the samples of one prompt share "

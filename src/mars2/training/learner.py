@@ -86,6 +86,18 @@ def checkpoint_layers(model: Any) -> None:
         layer._mars2_checkpointed = True
 
 
+def resolve_precision(setting: str, device: torch.device) -> str:
+    """`TrainConfig.precision` with `auto` resolved for `device`: `bf16` where bfloat16 matrix
+    products are fast (a CUDA GPU that supports them, a CPU with AMX tiles), else `fp32`."""
+    if setting != "auto":
+        return setting
+    if device.type == "cuda":
+        return "bf16" if torch.cuda.is_bf16_supported() else "fp32"
+    if device.type == "cpu" and bool(getattr(torch.cpu, "_is_amx_tile_supported", lambda: False)()):
+        return "bf16"
+    return "fp32"
+
+
 def _fused_adam(params: Sequence[torch.nn.Parameter]) -> bool:
     """Whether AdamW's fused kernel (one pass per tensor, no temporaries across the parameter
     list) can run on `params`: floating point, all on CPU or all on CUDA."""
@@ -228,6 +240,7 @@ class Learner:
         self.model = make_trainable(model, agent, adapter, seed)
         # Shared prompts computed once, no padding (rl.packed_logprobs) where the model allows
         self.packing = train.micro_batch_tokens > 0 and packable(self.model) is None
+        self.precision = resolve_precision(train.precision, self.device)
         if train.activation_checkpointing:
             checkpoint_layers(self.model)
         self._activate()
@@ -276,6 +289,14 @@ class Learner:
         layout (`mask` marks the response tokens; other entries are 0). Never a [b, T, V]
         logits tensor: the LM head runs on chunks of response positions only."""
         mask = mask.to(self.device)
+        # bf16: every pass (gradient, old, reference) under one autocast, so the ratios, TIS
+        # and KL compare log-probs computed alike; weights and optimizer stay float32
+        with torch.autocast(self.device.type, torch.bfloat16, enabled=self.precision == "bf16"):
+            return self._forward_in_precision(model, micro, mask)
+
+    def _forward_in_precision(
+        self, model: Any, micro: Sequence[Sample], mask: torch.Tensor
+    ) -> torch.Tensor:
         if self.packing:
             values = packed_logprobs(
                 model,

@@ -1,41 +1,51 @@
-"""Benchmark: one learner optimizer step of mars2 vs TRL's GRPOTrainer on the same fixed batch.
+"""Benchmark: one learner optimizer step of mars2 vs TRL's GRPOTrainer on the same GRPO batch.
 
-Both contenders train SmolLM2-135M-Instruct (the bundled model, float32, all weights) with
-torch AdamW on ONE fixed synthetic batch (seeded: prompts and responses of random tokens with
-slightly different lengths, advantages, rollout log-probs), split into the same micro-batches
-with gradient accumulation, and take one optimizer step per timed repetition:
+The decided comparison (issue #27): each side at its best supported setting for the job the user
+runs: the same model (SmolLM2-135M-Instruct, the bundled model), batch, tokens and loss, and the
+main job's adapter (LoRA rank 16, alpha 32, every linear layer) plus a full fine-tuning row, at
+matched training precision: mars2's `train.precision: auto` resolved on this machine (bf16 on
+AMX CPUs and bf16 GPUs, else fp32), with TRL given `bf16=True` exactly when that is bf16. Where
+the matched precision is not fp32, float32 rows (`-fp32`) are added for reference.
+
+The batch is one GRPO step's: seeded random tokens, `samples` rows in groups of `group` samples
+that share a prompt (TRL's `num_generations`), lengths within -20% of the sizes, advantages
+standardised within each group, rollout log-probs in a plausible range. One optimizer step per
+timed repetition on both sides, split into the same number of micro-batches for TRL
+(`per_device_train_batch_size` x gradient accumulation) as mars2 would pad:
 
 - mars2: `Learner.update` with the GSPO loss (one sequence-level ratio, clipped), aggregation
-  `seq-mean-token-mean`, no KL, no TIS, `updates_per_step=1`.
-- TRL: `GRPOTrainer` with loss_type `grpo`, importance_sampling_level `sequence`, beta 0 (the
-  same objective: TRL's `grpo` loss is the mean over sequences of each sequence's token mean,
-  and without vLLM it applies no importance-sampling correction). Generation is bypassed: the
-  dict `_generate_and_score_completions` would return is built from the batch (left-padded
-  prompts, right-padded completions, advantages; no `old_per_token_logps`, as TRL itself does
-  with one iteration per generation), `training_step` runs on each micro-batch, then gradient
-  clipping, `optimizer.step`, `lr_scheduler.step` and `zero_grad` as in `Trainer`'s loop.
+  `seq-mean-token-mean`, no KL, no TIS, `updates_per_step=1`, and its defaults otherwise: packed
+  micro-batches of `train.micro_batch_tokens` (each shared prompt computed once, no padding).
+  `mars2-lora-padded` is the same with `micro_batch_tokens: 0` (padded rows of `micro_batch`
+  samples): what packing buys.
+- TRL: `GRPOTrainer` (LoRA through its `peft_config`) with loss_type `grpo`,
+  importance_sampling_level `sequence`, beta 0 (the same objective: TRL's `grpo` loss is the mean
+  over sequences of each sequence's token mean, and without vLLM it applies no
+  importance-sampling correction). Generation is bypassed: the dict
+  `_generate_and_score_completions` would return is built from the batch (left-padded prompts,
+  right-padded completions, advantages; no `old_per_token_logps`, as TRL itself does with one
+  iteration per generation), `training_step` runs on each micro-batch (inside it TRL's autocast
+  when bf16), then gradient clipping, `optimizer.step`, `lr_scheduler.step` and `zero_grad` as in
+  `Trainer`'s loop. Neither side checkpoints activations (TRL's GRPOConfig turns it on in
+  `train()`, which this harness bypasses; mars2's `train.activation_checkpointing` is off).
 
 Each contender runs in a fresh subprocess, so its peak memory is its own: the RSS high-water
 mark (`ru_maxrss`) on CPU, `torch.cuda.max_memory_allocated` on CUDA. The first step is a
 warm-up and is not timed; the median time of the other steps is reported, with tokens/s
-counted over response tokens and over prompt + response tokens. On CPU the time is the CPU time
-of the contender's process (`time.process_time`, one torch thread by default), which other jobs
-on a shared machine disturb far less than wall time; the median wall time is shown beside it.
-On CUDA the time is wall time after synchronising.
+counted over the batch's prompt + response tokens (the same count for both sides, so the ratio
+is the ratio of step times). On CPU the time is the CPU time of the contender's process
+(`time.process_time`, one torch thread by default), which other jobs on a shared machine
+disturb far less than wall time; the median wall time is shown beside it. On CUDA it is wall
+time after synchronising.
 
-    python bench/train_step.py [--quick] [--smoke] [--json] [--steps N] [--contenders mars2,trl,...]
+    python bench/train_step.py [--quick] [--smoke] [--json] [--steps N] [--contenders ...]
 
-`--smoke`: tiny-random, mars2 and trl only, 2 samples of ~8 + 4 tokens, one timed step (seconds
-per contender; the figures mean nothing: for tests).
-
-Contenders: `mars2` and `trl` keep every activation for backward; `mars2-ckpt` and `trl-ckpt`
-recompute each decoder layer in backward (mars2 `train.activation_checkpointing: true`; TRL's
-GRPOConfig default `gradient_checkpointing=True`, which `Trainer.train()` turns on and this
-harness turns on the same way, since it drives the steps itself). Both use fused AdamW
-(transformers' default optimizer with torch >= 2.8, and mars2's).
-
-Targets (issue #8): >= 1.0x TRL's throughput and lower peak memory. The machine may be shared:
-the load average is printed with the numbers.
+`--quick`: the headline pair only (mars2-lora, trl-lora), 8 samples of ~96 + 48 tokens.
+`--smoke`: tiny-random, mars2-lora and trl-lora only, 4 samples of ~8 + 4 tokens, one timed
+step (seconds per contender; the figures mean nothing: for tests). `--json` prints
+`speedup_vs_trl` and `peak_mem_ratio_vs_trl` of the LoRA pair (mars2-lora / trl-lora) and each
+pair's figures. Target (issue #27): >= 1.5x TRL's throughput at <= 0.8x its peak memory.
+The machine may be shared: the load average is printed with the numbers.
 """
 
 from __future__ import annotations
@@ -61,78 +71,105 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 MODEL = "smollm2-135m"
-# "-ckpt": activation checkpointing of every decoder layer (mars2 `train.activation_checkpointing`;
-# TRL's GRPOConfig default, which `Trainer.train()` switches on and this harness, bypassing
-# train(), switches on the same way)
-CONTENDERS = ("mars2", "trl", "mars2-ckpt", "trl-ckpt")
-# (mars2 variant, TRL variant) ratios in the table and --json; the first one present is the
-# headline (like for like: neither checkpoints activations)
-PAIRS = (("mars2", "trl"), ("mars2-ckpt", "trl-ckpt"), ("mars2-ckpt", "trl"), ("mars2", "trl-ckpt"))
+# side-adapter[-variant]; "-fp32" rows are added where the matched precision is not fp32
+CONTENDERS = ("mars2-lora", "trl-lora", "mars2-full", "trl-full", "mars2-lora-padded")
+FP32_ROWS = ("mars2-lora-fp32", "trl-lora-fp32")
+# (mars2 row, TRL row) ratios in the table and --json; the first is the headline
+PAIRS = (
+    ("mars2-lora", "trl-lora"),
+    ("mars2-full", "trl-full"),
+    ("mars2-lora-padded", "trl-lora"),
+    ("mars2-lora-fp32", "trl-lora-fp32"),
+)
 CLIP_LOW, CLIP_HIGH = 3e-4, 4e-4  # GSPO paper's sequence-ratio clip range
 LR = 1e-6
+LORA_RANK, LORA_ALPHA = 16, 32  # the main job's adapter (mars2's default agents)
 
 
 @dataclass(frozen=True)
 class BatchSpec:
-    """The fixed synthetic batch: `samples` rows, lengths drawn around these sizes."""
+    """The fixed synthetic batch: `samples` rows in groups of `group` sharing a prompt, lengths
+    drawn around these sizes; TRL (and padded mars2) take `micro_batch` rows per pass."""
 
     samples: int
+    group: int
     prompt_tokens: int
     response_tokens: int
     micro_batch: int
     seed: int = 0
 
 
-FULL = BatchSpec(samples=8, prompt_tokens=200, response_tokens=128, micro_batch=4)
-QUICK = BatchSpec(samples=4, prompt_tokens=48, response_tokens=32, micro_batch=2)
-SMOKE = BatchSpec(samples=2, prompt_tokens=8, response_tokens=4, micro_batch=2)  # TRL: >= 2
+FULL = BatchSpec(samples=16, group=4, prompt_tokens=256, response_tokens=128, micro_batch=4)
+QUICK = BatchSpec(samples=8, group=4, prompt_tokens=96, response_tokens=48, micro_batch=4)
+SMOKE = BatchSpec(samples=4, group=2, prompt_tokens=8, response_tokens=4, micro_batch=2)
 
 
 def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
-    """Seeded samples: random non-special tokens, lengths within -20% of the sizes, advantages
-    standardised within the batch, rollout log-probs in a plausible range."""
+    """Seeded samples: groups of `spec.group` with one prompt of random non-special tokens,
+    lengths within -20% of the sizes, advantages standardised within each group, rollout
+    log-probs in a plausible range."""
     from mars2.types import Sample
 
     rng = random.Random(spec.seed)
-    raw = [rng.gauss(0.0, 1.0) for _ in range(spec.samples)]
-    mean, std = statistics.fmean(raw), statistics.pstdev(raw) or 1.0
     samples = []
-    for i in range(spec.samples):
+    for g in range(0, spec.samples, spec.group):
         n_prompt = rng.randint(spec.prompt_tokens * 4 // 5, spec.prompt_tokens)
-        n_resp = rng.randint(spec.response_tokens * 4 // 5, spec.response_tokens)
-        samples.append(
-            Sample(
-                agent_id=0,
-                prompt_ids=[rng.randrange(100, vocab) for _ in range(n_prompt)],
-                response_ids=[rng.randrange(100, vocab) for _ in range(n_resp)],
-                rollout_logprobs=[-rng.expovariate(1.0) for _ in range(n_resp)],
-                advantage=(raw[i] - mean) / std,
-                reward=float(raw[i] > mean),
-                group="bench",
+        prompt = [rng.randrange(100, vocab) for _ in range(n_prompt)]
+        size = min(spec.group, spec.samples - g)
+        raw = [rng.gauss(0.0, 1.0) for _ in range(size)]
+        mean, std = statistics.fmean(raw), statistics.pstdev(raw) or 1.0
+        for value in raw:
+            n_resp = rng.randint(spec.response_tokens * 4 // 5, spec.response_tokens)
+            samples.append(
+                Sample(
+                    agent_id=0,
+                    prompt_ids=list(prompt),
+                    response_ids=[rng.randrange(100, vocab) for _ in range(n_resp)],
+                    rollout_logprobs=[-rng.expovariate(1.0) for _ in range(n_resp)],
+                    advantage=(value - mean) / std,
+                    reward=float(value > mean),
+                    group=f"bench{g}",
+                )
             )
-        )
     return samples
+
+
+def matched_precision() -> str:
+    """mars2's `train.precision: auto` on this machine: what both sides train in."""
+    import torch
+
+    from mars2.training.learner import resolve_precision
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return resolve_precision("auto", device)
 
 
 # ---------------------------------------------------------------- workers (one per subprocess)
 
 
 def run_mars2(
-    model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int, ckpt: bool
+    model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int, row: str
 ) -> Any:
     from mars2.config import AgentConfig, LossConfig, TrainConfig
     from mars2.training.learner import Learner
 
+    precision = "fp32" if row.endswith("-fp32") else matched_precision()
     learner = Learner(
         model,
         tokenizer,
-        AgentConfig(temperature=1.0, max_new_tokens=spec.response_tokens, lora_rank=0),
+        AgentConfig(
+            temperature=1.0,
+            max_new_tokens=spec.response_tokens,
+            lora_rank=0 if "-full" in row else LORA_RANK,
+            lora_alpha=LORA_ALPHA,
+        ),
         TrainConfig(
             lr=LR,
             micro_batch_size=spec.micro_batch,
+            micro_batch_tokens=0 if row.endswith("-padded") else TrainConfig().micro_batch_tokens,
             updates_per_step=1,
             grad_clip=1.0,
-            activation_checkpointing=ckpt,
+            precision=precision,  # type: ignore[arg-type]
         ),
         LossConfig(
             name="gspo",
@@ -176,13 +213,14 @@ def _trl_inputs(samples: list[Any], pad_id: int, device: Any) -> dict[str, Any]:
 
 
 def run_trl(
-    model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int, ckpt: bool
+    model: Any, tokenizer: Any, samples: list[Any], spec: BatchSpec, steps: int, row: str
 ) -> Any:
     import logging
     import warnings
 
     import torch
     from datasets import Dataset
+    from peft import LoraConfig
     from trl import GRPOConfig, GRPOTrainer
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
@@ -192,7 +230,7 @@ def run_trl(
         output_dir=tempfile.mkdtemp(prefix="bench-trl-"),
         per_device_train_batch_size=spec.micro_batch,
         gradient_accumulation_steps=accumulation,
-        num_generations=spec.micro_batch,
+        num_generations=spec.group,
         max_completion_length=spec.response_tokens,
         loss_type="grpo",
         importance_sampling_level="sequence",
@@ -204,7 +242,7 @@ def run_trl(
         weight_decay=0.0,
         max_grad_norm=1.0,
         optim="adamw_torch_fused",  # transformers' default with torch >= 2.8; mars2's too
-        bf16=False,
+        bf16=(not row.endswith("-fp32")) and matched_precision() == "bf16",
         fp16=False,
         use_cpu=not torch.cuda.is_available(),
         report_to=[],
@@ -218,12 +256,17 @@ def run_trl(
         args=args,
         train_dataset=Dataset.from_dict({"prompt": ["stub"] * spec.samples}),
         processing_class=tokenizer,
+        peft_config=None
+        if "-full" in row
+        else LoraConfig(
+            r=LORA_RANK,
+            lora_alpha=LORA_ALPHA,
+            target_modules="all-linear",
+            lora_dropout=0.0,
+            task_type="CAUSAL_LM",
+        ),
     )
     trainer.create_optimizer_and_scheduler(num_training_steps=steps + 1)
-    if ckpt:  # what Trainer.train() does when args.gradient_checkpointing (GRPOConfig: True)
-        trainer.model.gradient_checkpointing_enable(
-            gradient_checkpointing_kwargs=args.gradient_checkpointing_kwargs
-        )
     trainer._prepare_inputs = lambda batch: batch  # inputs arrive already "generated"
     trainer.current_gradient_accumulation_steps = accumulation
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
@@ -265,7 +308,7 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str
     model, tokenizer = load_model(model_name, dtype="float32")
     samples = make_batch(spec, model.config.vocab_size)
     make = run_mars2 if name.startswith("mars2") else run_trl
-    step = make(model, tokenizer, samples, spec, steps, name.endswith("-ckpt"))
+    step = make(model, tokenizer, samples, spec, steps, name)
     cuda = torch.cuda.is_available()
     if cuda:
         torch.cuda.reset_peak_memory_stats()
@@ -334,8 +377,9 @@ def print_table(
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     table = Table(
         title=(
-            f"One optimizer step, {model_name} fp32, {spec.samples} samples "
-            f"(~{spec.prompt_tokens}+{spec.response_tokens} tokens, micro-batch {spec.micro_batch}); "
+            f"One optimizer step, {model_name}, matched precision {matched_precision()}, "
+            f"{spec.samples} samples in groups of {spec.group} (~{spec.prompt_tokens}+"
+            f"{spec.response_tokens} tokens, padded micro-batch {spec.micro_batch}); "
             f"median of {steps} steps; load avg {load} on {os.cpu_count()} CPUs"
         )
     )
@@ -377,9 +421,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--contenders",
-        help=f"comma-separated subset of {','.join(CONTENDERS)} (default: all; --smoke: mars2,trl)",
+        help=f"comma-separated subset of {','.join(CONTENDERS + FP32_ROWS)} (default: all, the "
+        "fp32 rows where the matched precision is not fp32; --smoke: mars2-lora,trl-lora)",
     )
-    parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", choices=CONTENDERS + FP32_ROWS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     steps = args.steps or (1 if args.smoke else 2 if args.quick else 3)
@@ -390,11 +435,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     spec = SMOKE if args.smoke else QUICK if args.quick else FULL
     model_name = "tiny-random" if args.smoke else args.model
-    contenders = args.contenders or ("mars2,trl" if args.smoke else ",".join(CONTENDERS))
+    default = CONTENDERS + (FP32_ROWS if matched_precision() != "fp32" else ())
+    pair_only = "mars2-lora,trl-lora"  # --smoke and --quick: the headline pair only (< 1 min)
+    contenders = args.contenders or (pair_only if args.smoke or args.quick else ",".join(default))
     names = [n for n in contenders.split(",") if n]
-    unknown = sorted(set(names) - set(CONTENDERS))
+    unknown = sorted(set(names) - set(CONTENDERS + FP32_ROWS))
     if unknown:
-        parser.error(f"unknown contenders {unknown}; choose from {', '.join(CONTENDERS)}")
+        parser.error(f"unknown contenders {unknown}; choose from {CONTENDERS + FP32_ROWS}")
     rows = {name: summarise(measure(name, spec, steps, args.threads, model_name)) for name in names}
     headline: dict[str, Any] = {}
     for ours, trl in PAIRS:  # the first pair present gives the top-level figures
@@ -409,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         sys.stdout.write(json.dumps(headline) + "\n")
     else:
-        print_table(spec, steps, rows, Console(), model_name)
+        print_table(spec, steps, rows, Console(width=max(Console().width, 150)), model_name)
     return 0
 
 

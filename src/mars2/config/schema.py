@@ -458,7 +458,7 @@ class TrainConfig:
 
 
 @dataclass(frozen=True)
-class DistConfig:
+class ClusterConfig:
     """Placement across processes and machines (design.md §9)."""
 
     backend: Literal["local", "ray"] = _f("local", "`local`: one process; `ray`: Ray actors.")
@@ -534,7 +534,7 @@ class Config:
     data: DataConfig = _f(DataConfig(), "Problems.")
     train: TrainConfig = _f(TrainConfig(), "Training loop.")
     eval: EvalConfig = _f(EvalConfig(), "Evaluation protocol.")
-    dist: DistConfig = _f(DistConfig(), "Distribution.")
+    cluster: ClusterConfig = _f(ClusterConfig(), "Placement across processes and machines.")
     output: OutputConfig = _f(OutputConfig(), "Run directory and logging.")
 
     def __post_init__(self) -> None:

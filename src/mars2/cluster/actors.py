@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from mars2 import seeds
 from mars2.config import Config, SandboxConfig
 from mars2.types import Completion, ExecResult, Problem, Sample
 
@@ -29,7 +30,7 @@ class LearnerActor:
             config.train,
             config.loss,
             total_updates=config.train.steps * config.train.updates_per_step,
-            seed=config.seed + agent_id,
+            seed=seeds.learner(config.seed, agent_id),
         )
 
     def ready(self) -> bool:
@@ -75,7 +76,7 @@ class EngineActor:
             if agent.trainable:  # the learner's parameter names (LoRA adapters included),
                 # initialised as the learner that trains them (the owner's, with share_with)
                 owner = config.weights_owner(agent_id)
-                model = make_trainable(model, agent, seed=config.seed + owner)
+                model = make_trainable(model, agent, seed=seeds.learner(config.seed, owner))
             self.policy: Any = HFPolicy(agent, model, tokenizer, seed=seed)
         else:
             self.policy = load_policy(agent, seed=seed)

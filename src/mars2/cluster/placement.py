@@ -22,6 +22,7 @@ import logging
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+from mars2 import seeds
 from mars2.agents.base import Policy
 from mars2.cluster.actors import EngineActor, LearnerActor, SandboxActor
 from mars2.cluster.connection import connect, get, require_ray
@@ -107,11 +108,11 @@ class RayPlacement:
                     self.cluster.gpus_per_engine,
                     self.cluster.max_restarts,
                 )
-                engines.append(options.remote(self.config, i, self.config.seed + i))
+                engines.append(options.remote(self.config, i, seeds.policy(self.config.seed, i)))
                 ready.append(engines[-1].ready.remote())
             self.engines[i] = engines
         for i, agent in enumerate(self.config.agents):
-            seed = self.config.seed + i
+            seed = seeds.policy(self.config.seed, i)
             if agent.backend == "openai":  # an HTTP client: nothing placed
                 self.policies.append(load_policy(agent, seed=seed))
                 continue

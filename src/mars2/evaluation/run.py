@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mars2 import __version__
+from mars2 import seeds
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
 from mars2.evaluation.checksum import engine_settings, policy_checksum
@@ -32,6 +32,7 @@ from mars2.problems import load_problems
 from mars2.rollout.orchestrator import Executor, Orchestrator, RolloutStats, TreeResult
 from mars2.rollout.summary import distinct_programs
 from mars2.types import NodeRecord, Problem
+from mars2.version import __version__
 
 
 @dataclass
@@ -123,7 +124,10 @@ class Evaluator:
         results, single = await asyncio.gather(
             full.run(searched, seed=self.seed, prefix="eval/", on_tree=on_tree),
             first.run(
-                attempts, seed=self.seed + len(searched), prefix="eval/first/", on_tree=on_tree
+                attempts,
+                seed=seeds.tree(self.seed, len(searched)),
+                prefix="eval/first/",
+                on_tree=on_tree,
             ),
         )
         all_fresh = self.search.algo == "sampling"

@@ -14,6 +14,7 @@ import threading
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mars2 import seeds
 from mars2.agents.base import Policy
 from mars2.config import AgentConfig, Config
 from mars2.rollout.orchestrator import Executor
@@ -125,7 +126,7 @@ class LocalPlacement:
             config.train,
             config.loss,
             total_updates=config.train.steps * config.train.updates_per_step,
-            seed=config.seed + agent_id,
+            seed=seeds.learner(config.seed, agent_id),
             adapter=adapter,
         )
 

@@ -19,19 +19,11 @@ class LearnerActor:
 
     def __init__(self, config: Config, agent_id: int) -> None:
         from mars2.agents import load_model
-        from mars2.training.learner import Learner
+        from mars2.training.placement import build_learner
 
         agent = config.agents[agent_id]
         model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
-        self.learner = Learner(
-            model,
-            tokenizer,
-            agent,
-            config.train,
-            config.loss,
-            total_updates=config.train.steps * config.train.updates_per_step,
-            seed=seeds.learner(config.seed, agent_id),
-        )
+        self.learner = build_learner(config, agent_id, model, tokenizer)
 
     def ready(self) -> bool:
         return True

@@ -9,13 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from mars2.cli.common import add_common, load, run_dir
-from mars2.config import Config, load_config
+from mars2.cli.common import add_common
 from mars2.errors import UserError
-from mars2.training.logger import read_rows
 
 console = Console()
 log = logging.getLogger(__name__)
@@ -36,38 +41,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(func=run)
 
 
-def _resolve(args: argparse.Namespace) -> tuple[Config, Path]:
-    if not args.resume:
-        config = load(args)
-        return config, run_dir(config, "train")
-    folder = Path(args.resume)
-    if not (folder / "config.yaml").is_file():
-        raise UserError(f"--resume {folder}: no config.yaml there; is it a run directory?")
-    if args.config:
-        raise UserError("--resume takes the run's own config.yaml; drop --config")
-    config = load_config(folder / "config.yaml", [*args.overrides, f"output.out={folder}"])
-    read_rows(folder / "metrics.jsonl", warn=False)  # a bad line fails before models load
-    return config, run_dir(config, "train")
-
-
 def run(args: argparse.Namespace) -> int:
-    from mars2.cluster import make_placement
-    from mars2.training import checkpoint
-    from mars2.training.loop import Trainer
+    from mars2.api import TrainStart, train
 
-    config, out = _resolve(args)
-    console.print(
-        f"[bold]mars2 train[/] mode={config.train.mode} agents={len(config.agents)} -> {out}"
-    )
+    if args.resume and args.config:
+        raise UserError("--resume takes the run's own config.yaml; drop --config")
     started = time.perf_counter()
-    trainer = Trainer(config, out, make_placement(config))
-    if args.resume:
-        path = checkpoint.latest(out)
-        if path is None:
-            console.print("no checkpoint yet: starting from step 0")
-        else:
-            trainer.load_state_dict(checkpoint.load(path))
-            console.print(f"resumed from {path} (step {trainer.step})")
     columns = (
         TextColumn("[bold]step {task.completed}/{task.total}"),
         BarColumn(),
@@ -75,10 +54,25 @@ def run(args: argparse.Namespace) -> int:
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
+    first: dict[str, Any] = {}  # the first value of every metric (evals: the base one)
     with Progress(*columns, console=console) as progress:
-        task = progress.add_task("train", total=config.train.steps, completed=trainer.step, info="")
+        task: list[TaskID] = []
+        where: list[Path] = []
 
-        first: dict[str, Any] = {}  # the first value of every metric (evals: the base one)
+        def on_start(start: TrainStart) -> None:
+            config = start.config
+            console.print(
+                f"[bold]mars2 train[/] mode={config.train.mode} agents={len(config.agents)} "
+                f"-> {start.out}"
+            )
+            if args.resume and start.resumed_from is None:
+                console.print("no checkpoint yet: starting from step 0")
+            elif start.resumed_from is not None:
+                console.print(f"resumed from {start.resumed_from} (step {start.step})")
+            where.append(start.out)
+            task.append(
+                progress.add_task("train", total=config.train.steps, completed=start.step, info="")
+            )
 
         def on_step(metrics: dict[str, Any]) -> None:
             for key, value in metrics.items():
@@ -91,9 +85,17 @@ def run(args: argparse.Namespace) -> int:
                     for key in ("pass@1", "pass@1_mcts", "pass@n")
                 )
                 console.print(f"step {metrics['step']}: eval {shown}")
-            progress.update(task, completed=metrics["step"], info=info)
+            progress.update(task[0], completed=metrics["step"], info=info)
 
-        last = trainer.fit(on_step)
+        last = train(
+            args.config,
+            out=args.out,
+            resume=args.resume,
+            overrides=args.overrides or [],
+            on_start=on_start,
+            on_step=on_step,
+        )
+    out = where[0]
     # The run is finished and saved: a fault in its report (tables built from files a user may
     # have touched) is a warning, never a failed run.
     try:

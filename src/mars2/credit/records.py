@@ -1,4 +1,4 @@
-"""Read tree node records (`trees/*.jsonl`, design.md §10) with errors that name file and line."""
+"""Read tree node records (`trees/*.jsonl`, docs/training.md, "Run directory") with errors that name file and line."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Calibration runs the ordinary rollout machinery (the orchestrator, the agents' g
 the sandbox) with the `sampling` search and a node budget equal to the number of samples, so
 every node is a fresh attempt from the root. A sample *passes* when its program passes every
 test of the problem, public and hidden. A problem's pass@1 is passes / n, the unbiased pass@1
-estimate of design.md §8. The rates are written as JSONL (one record per problem) and drawn as a
+estimate of docs/search.md, "Metrics". The rates are written as JSONL (one record per problem) and drawn as a
 histogram (PNG, matplotlib with the Agg backend).
 """
 

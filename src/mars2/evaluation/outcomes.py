@@ -5,7 +5,7 @@ stop at their first node). The first node of every tree is a fresh attempt (the 
 nothing to refine yet), an unbiased sample of the agents at the generate prompt; with the
 `sampling` algorithm every node is one. Later fresh attempts of an adaptive search are not
 counted: whether the search asks for them depends on the earlier scores. From these attempts:
-pass@1 = c/n and the unbiased pass@k = 1 - C(n-c, k)/C(n, k) (design.md §8). Pass@1(MCTS) (the
+pass@1 = c/n and the unbiased pass@k = 1 - C(n-c, k)/C(n, k) (docs/search.md, "Metrics"). Pass@1(MCTS) (the
 node with the best public score passes every test) and Pass@N (some node does) are averaged over
 the problem's searched trees. Each metric is a mean over problems with a bootstrap 95% interval.
 """

@@ -157,7 +157,7 @@ class Evaluator:
 
 def agent_summary(records: Sequence[NodeRecord], names: Sequence[str]) -> dict[str, Any]:
     """Per agent over the trees: nodes, share, mean score, passing nodes and wins (trees whose
-    Pass@1(MCTS) pick it wrote), the metrics.json layout of design.md §10."""
+    Pass@1(MCTS) pick it wrote), the metrics.json layout of docs/search.md."""
     trees: dict[str, list[NodeRecord]] = {}
     for r in records:
         trees.setdefault(r.tree_id, []).append(r)

@@ -1,4 +1,4 @@
-"""Read a run directory (design.md §10): config.yaml, metrics.jsonl, metrics.json, trees/*.jsonl
+"""Read a run directory (docs/training.md, "Run directory"): config.yaml, metrics.jsonl, metrics.json, trees/*.jsonl
 and its evaluations (eval.json, evals/step_*/eval.json).
 
 Everything a report shows comes from these files; a missing or corrupt one raises `UserError`
@@ -44,7 +44,7 @@ class Tree:
         return out
 
     def best(self) -> NodeRecord | None:
-        """The Pass@1(MCTS) pick: the best public score, ties to the later node (design.md §8)."""
+        """The Pass@1(MCTS) pick: the best public score, ties to the later node (docs/search.md, "Metrics")."""
         if not self.nodes:
             return None
         return max(enumerate(self.nodes), key=lambda item: (item[1].score, item[0]))[1]

@@ -91,7 +91,7 @@ def tree_shape(tree: Tree) -> tuple[int, float]:
 
 
 def tree_summary(trees: Sequence[Tree]) -> dict[str, float]:
-    """Counts, shape and the tree-derived pass rates of design.md §8 (hidden-test `passed`)."""
+    """Counts, shape and the tree-derived pass rates of docs/search.md, "Metrics" (hidden-test `passed`)."""
     if not trees:
         return {}
     shapes = [tree_shape(t) for t in trees]

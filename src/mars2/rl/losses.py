@@ -1,5 +1,5 @@
 """Clipped policy-gradient losses (GRPO token ratios, GSPO sequence ratio) with TIS, KL and
-aggregation (design.md §7). Surrogates are registered by name in LOSSES."""
+aggregation (docs/algorithms.md). Surrogates are registered by name in LOSSES."""
 
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ class RolloutStats:
 
 @dataclass
 class TreeResult:
-    """A finished tree: its problem, the search state (nodes with payloads) and §10 node records."""
+    """A finished tree: its problem, the search state (nodes with payloads) and node records."""
 
     tree_id: str
     problem: Problem

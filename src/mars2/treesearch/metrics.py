@@ -1,4 +1,4 @@
-"""Search metrics (design.md §8): unbiased pass@k, Pass@1(MCTS), Pass@N, per-agent and per-tree
+"""Search metrics (docs/search.md, "Metrics"): unbiased pass@k, Pass@1(MCTS), Pass@N, per-agent and per-tree
 statistics over finished trees.
 
 A node's hidden-test verdict is `node.payload.passed`; a node without one counts as not passed.
@@ -97,7 +97,7 @@ def tree_stats(state: TreeState) -> TreeStats:
 class SearchSummary:
     """Aggregates over trees (one per problem). `pass_at_1`: the fraction of each tree's fresh
     attempts (children of the root, samples of the generate prompt) that pass, i.e. the unbiased
-    pass@1 estimate c/n of design.md §8, averaged over trees; `pass_at_1_mcts`: the best-public-score node passes; `pass_at_n`: any
+    pass@1 estimate c/n, averaged over trees; `pass_at_1_mcts`: the best-public-score node passes; `pass_at_n`: any
     node passes."""
 
     trees: int
@@ -110,7 +110,7 @@ class SearchSummary:
     agents: list[AgentStats]
 
     def to_json(self) -> dict[str, Any]:
-        """The `metrics.json` keys of design.md §10."""
+        """The `metrics.json` keys (docs/search.md)."""
         return {
             "pass@1": self.pass_at_1,
             "pass@1_mcts": self.pass_at_1_mcts,

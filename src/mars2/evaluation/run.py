@@ -39,7 +39,7 @@ from mars2.version import __version__
 class Evaluation:
     """One finished evaluation: its eval.json object and node records (trees.jsonl lines)."""
 
-    record: dict[str, Any]
+    eval_json: dict[str, Any]
     records: list[NodeRecord]
     cached: bool
     stats: RolloutStats = field(default_factory=RolloutStats)
@@ -47,12 +47,12 @@ class Evaluation:
     def trees_jsonl(self) -> str:
         return "".join(json.dumps(r.to_json()) + "\n" for r in self.records)
 
-    def write(self, eval_json: Path, trees_jsonl: Path | None = None) -> Path:
-        """Write the eval.json object (and the node records, when `trees_jsonl` is given)."""
-        if trees_jsonl is not None:
-            trees_jsonl.parent.mkdir(parents=True, exist_ok=True)
-            trees_jsonl.write_text(self.trees_jsonl())
-        return record.write(eval_json, self.record)
+    def write(self, eval_file: Path, trees_file: Path | None = None) -> Path:
+        """Write the eval.json object (and the node records, when `trees_file` is given)."""
+        if trees_file is not None:
+            trees_file.parent.mkdir(parents=True, exist_ok=True)
+            trees_file.write_text(self.trees_jsonl())
+        return record.write(eval_file, self.eval_json)
 
 
 class Evaluator:
@@ -178,7 +178,7 @@ def agent_summary(records: Sequence[NodeRecord], names: Sequence[str]) -> dict[s
 def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
     """metrics.json of an evaluation: `pass@1`, `pass@1_mcts`, `pass@n` (and every other metric)
     with `_lo` / `_hi` interval ends, tree shape and per-agent statistics."""
-    rec = evaluation.record
+    rec = evaluation.eval_json
     out: dict[str, Any] = {}
     for name, m in rec["metrics"].items():
         out[name], out[f"{name}_lo"], out[f"{name}_hi"] = m["value"], m["lo"], m["hi"]

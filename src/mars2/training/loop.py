@@ -310,10 +310,10 @@ class Trainer:
             )
             suffix = f"-{name}" if name else ""
             evaluation.write(folder / f"eval{suffix}.json", folder / f"trees{suffix}.jsonl")
-            out.update(flat_metrics(evaluation.record, f"eval/{name}/" if name else "eval/"))
+            out.update(flat_metrics(evaluation.eval_json, f"eval/{name}/" if name else "eval/"))
             if not name:
-                out["eval/refined_share"] = evaluation.record["trees"]["refined_share"]
-                out["eval/public_only_pass"] = evaluation.record["trees"]["public_only_pass"]
+                out["eval/refined_share"] = evaluation.eval_json["trees"]["refined_share"]
+                out["eval/public_only_pass"] = evaluation.eval_json["trees"]["public_only_pass"]
                 out["eval/distinct_programs"] = distinct_programs(evaluation.records)
         return out
 

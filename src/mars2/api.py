@@ -272,37 +272,14 @@ def evaluate(
         raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
     config = load_config(run_dir / "config.yaml", list(overrides))
     names = [config.agent_name(i) for i in range(len(config.agents))]
-    chosen = list(range(len(names)))
-    if agents is not None:
-        unknown = [a for a in agents if a not in names]
-        if unknown:
-            raise UserError(
-                f"--agents {', '.join(unknown)}: no such agent in this run; agents: "
-                f"{', '.join(names)}"
-            )
-        chosen = [names.index(a) for a in agents]
+    chosen = _chosen(names, agents)
     load_problems(config.eval.problems, limit=config.eval.limit)  # a bad set fails before models
     if base:
         models, label = None, "base"
     else:
         path = checkpoint_path(run_dir, step)
         models, label = trained_models(config, path), path.name
-    # Only the chosen agents are evaluated; checkpoint weights follow their agent's new index.
-    # An agent chosen without its `share_with` partner keeps the partner's weights (`models`
-    # maps it to them; the base model is the same) and stands alone in the smaller team.
-    kept = {names[i] for i in chosen}
-    sub = dataclasses.replace(
-        config,
-        agents=tuple(
-            config.agents[i]
-            if config.agents[i].share_with in (None, *kept)
-            else dataclasses.replace(config.agents[i], share_with=None)
-            for i in chosen
-        ),
-    )
-    sub_models = (
-        None if models is None else {j: models[i] for j, i in enumerate(chosen) if i in models}
-    )
+    sub, sub_models = _team_of(config, chosen, models)
     sub_names = [names[i] for i in chosen]
     teams = [list(range(len(chosen)))]
     if agents is None and len(chosen) > 1 and config.eval.each_agent:
@@ -324,6 +301,40 @@ def evaluate(
             }
     (folder / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
     return result
+
+
+def _chosen(names: list[str], agents: Sequence[str] | None) -> list[int]:
+    """The indices of the `agents` named (all agents when None), checked."""
+    if agents is None:
+        return list(range(len(names)))
+    unknown = [a for a in agents if a not in names]
+    if unknown:
+        raise UserError(
+            f"--agents {', '.join(unknown)}: no such agent in this run; agents: {', '.join(names)}"
+        )
+    return [names.index(a) for a in agents]
+
+
+def _team_of(
+    config: Config, chosen: list[int], models: dict[int, tuple[Any, Any]] | None
+) -> tuple[Config, dict[int, tuple[Any, Any]] | None]:
+    """The config and checkpoint models of the team of the `chosen` agents only: checkpoint
+    weights follow their agent's new index. An agent chosen without its `share_with` partner
+    keeps the partner's weights (`models` maps it to them; the base model is the same) and
+    stands alone in the smaller team."""
+    kept = {config.agent_name(i) for i in chosen}
+    sub = dataclasses.replace(
+        config,
+        agents=tuple(
+            config.agents[i]
+            if config.agents[i].share_with in (None, *kept)
+            else dataclasses.replace(config.agents[i], share_with=None)
+            for i in chosen
+        ),
+    )
+    if models is None:
+        return sub, None
+    return sub, {j: models[i] for j, i in enumerate(chosen) if i in models}
 
 
 def register_reward(name: str, fn: Callable[..., float] | None = None) -> Any:

@@ -74,6 +74,8 @@ class Evaluator:
         self.problems_checksum = problems_checksum(self.problems)
         self.seed = eval_seed(config)
 
+    # long: the protocol in order (cache key, the searched and the first-node trees, the
+    # eval.json, the cache write); its parts are one-liners into cache, outcomes and record
     async def run(
         self,
         policies: Sequence[Any],

@@ -108,6 +108,7 @@ def _stats(
     return dict(zip(values, torch.stack(list(values.values())).tolist(), strict=True))
 
 
+# long: a 20-line docstring states the formula; the body (~30 lines) is that formula in order
 def policy_loss(
     config: LossConfig,
     logp: Tensor,

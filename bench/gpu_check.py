@@ -60,8 +60,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from mars2 import jsonl  # noqa: E402
 from mars2.errors import UserError  # noqa: E402
 from mars2.evaluation import record  # noqa: E402 (no torch)
+from mars2.rundir import RunDir  # noqa: E402
 
 CONFIG = "configs/gpu-check.yaml"  # every arm's settings, pinned (equal budgets: its header)
 AGENT = "coder"  # its one agent
@@ -144,10 +146,10 @@ def train_overrides(plan: Plan, mode: str, dtype: str, ray: bool = False) -> lis
 
 
 def read_rows(run: Path) -> list[dict[str, Any]]:
-    path = run / "metrics.jsonl"
+    path = RunDir(run).metrics
     if not path.is_file():
         raise UserError(f"{path} does not exist")
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [row for _, row in jsonl.read(path)]
 
 
 def metric_differences(
@@ -218,7 +220,7 @@ def run_problems(
 
 
 def eval_path(run: Path, step: int) -> Path:
-    return run / "evals" / f"step_{step:06d}" / "eval.json"
+    return RunDir(run).step_eval(step)
 
 
 def estimates(evaluation: dict[str, Any]) -> dict[str, Any]:

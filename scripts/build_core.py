@@ -51,6 +51,8 @@ from build_bundled import (
 from bundled_families import Spec
 from core_families import CoreFamily
 
+from mars2 import jsonl
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "mars2" / "problems" / "data"
 LOW, HIGH = 0.05, 0.70
@@ -139,11 +141,9 @@ def read_calibration(path: Path) -> dict[str, tuple[int, int]]:
     counts: dict[str, tuple[int, int]] = {}
     if not path.exists():
         return counts
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            n, passes = counts.get(row["id"], (0, 0))
-            counts[row["id"]] = (n + int(row["n"]), passes + int(row["passes"]))
+    for _, row in jsonl.read(path):
+        n, passes = counts.get(row["id"], (0, 0))
+        counts[row["id"]] = (n + int(row["n"]), passes + int(row["passes"]))
     return counts
 
 

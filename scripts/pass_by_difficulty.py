@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mars2.credit.records import read_node_records
 from mars2.problems import load_problems
+from mars2.rundir import RunDir
 from mars2.treesearch.metrics import pass_at_k
 
 
@@ -25,7 +26,7 @@ def main() -> None:
     difficulty = {p.id: p.difficulty or "?" for p in load_problems(args.problems)}
     trees: dict[str, list[bool]] = defaultdict(list)
     problem_of: dict[str, str] = {}
-    for record in read_node_records(args.run_dir / "trees" / "search.jsonl"):
+    for record in read_node_records(RunDir(args.run_dir).search_trees):
         trees[record.tree_id].append(record.passed)
         problem_of[record.tree_id] = record.problem_id
     rows: dict[str, list[tuple[int, int]]] = defaultdict(list)

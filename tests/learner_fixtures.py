@@ -45,6 +45,25 @@ def samples() -> list[Sample]:
     ]
 
 
+def grouped_samples() -> list[Sample]:
+    """Six samples of two prompts, interleaved (a GRPO batch after shuffling): three share
+    [1, 2, 3], three share [5, 6]; one response has a single token."""
+    rows = [
+        ([1, 2, 3], [4, 5, 6], 1.0),
+        ([5, 6], [8, 9], -1.0),
+        ([1, 2, 3], [10], 0.5),
+        ([5, 6], [11, 12, 13, 14], -0.5),
+        ([1, 2, 3], [7, 8], -1.0),
+        ([5, 6], [20, 21, 22], 1.0),
+    ]
+    return [
+        Sample(
+            agent_id=0, prompt_ids=p, response_ids=r, rollout_logprobs=[-3.0] * len(r), advantage=a
+        )
+        for p, r, a in rows
+    ]
+
+
 TINY_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "tiny.yaml"
 
 

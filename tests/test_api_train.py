@@ -83,5 +83,5 @@ def test_resume_checks_its_run_directory_and_config(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="continues in that run directory; drop out"):
         mars2.train(resume=run, out=tmp_path / "elsewhere")
     (run / "metrics.jsonl").write_text('{"step": 0}\nnot json\n{"step": 1}\n')
-    with pytest.raises(UserError, match=r"metrics.jsonl:2: not a JSON object"):
+    with pytest.raises(UserError, match=r"metrics.jsonl:2: not valid JSON"):
         mars2.train(config, resume=run)  # before any model loads

@@ -32,6 +32,7 @@ from mars2.config import (
 )
 from mars2.errors import UserError
 from mars2.registry import ALGORITHMS, BACKENDS, PROBLEM_SETS, REWARDS
+from mars2.rundir import RunDir
 
 ROLES = ("coder", "debugger")
 
@@ -72,7 +73,7 @@ def run_directory(config: Config, command: str) -> Path:
     """Create the run directory (`output.out`, else runs/<command>-<time>) with config.yaml."""
     out = Path(config.output.out or f"runs/{command}-{time.strftime('%Y%m%d-%H%M%S')}")
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(dump_yaml(config))
+    RunDir(out).config.write_text(dump_yaml(config))
     return out
 
 
@@ -121,9 +122,9 @@ def search(
         }
     )
     if out is not None:
-        folder = Path(out)
-        evaluation.write(folder / "eval.json", folder / "trees" / "search.jsonl")
-        (folder / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
+        folder = RunDir(out)
+        evaluation.write(folder.eval_json(), folder.search_trees)
+        folder.summary.write_text(json.dumps(result, indent=2) + "\n")
     return result
 
 
@@ -219,11 +220,12 @@ def _resumed(
     `config` the caller gave too; its metrics.jsonl checked before any model loads."""
     from mars2.training.logger import read_rows
 
-    if not (folder / "config.yaml").is_file():
+    run = RunDir(folder)
+    if not run.config.is_file():
         raise UserError(f"resume={folder}: no config.yaml there; is it a run directory?")
     if out is not None and Path(out).resolve() != folder.resolve():
         raise UserError(f"resume={folder} continues in that run directory; drop out={out}")
-    own = load_config(folder / "config.yaml", [*overrides, f"output.out={folder}"])
+    own = load_config(run.config, [*overrides, f"output.out={folder}"])
     if config is not None:
         given = _train_config(config, overrides)
         given = dataclasses.replace(
@@ -236,7 +238,7 @@ def _resumed(
                 f"{', '.join(changed)}; resume with config=None, or change a setting with "
                 "overrides=[...]"
             )
-    read_rows(folder / "metrics.jsonl", warn=False)  # a bad line fails before models load
+    read_rows(run.metrics, warn=False)  # a bad line fails before models load
     return own, run_directory(own, "train")
 
 
@@ -268,9 +270,7 @@ def evaluate(
     from mars2.training.restore import checkpoint_path, trained_models
 
     run_dir = Path(run)
-    if not (run_dir / "config.yaml").is_file():
-        raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
-    config = load_config(run_dir / "config.yaml", list(overrides))
+    config = load_config(RunDir(run_dir).require_config(), list(overrides))
     names = [config.agent_name(i) for i in range(len(config.agents))]
     chosen = _chosen(names, agents)
     load_problems(config.eval.problems, limit=config.eval.limit)  # a bad set fails before models
@@ -285,21 +285,21 @@ def evaluate(
     if agents is None and len(chosen) > 1 and config.eval.each_agent:
         teams += [[j] for j in range(len(chosen))]
     suffix = "" if agents is None else "-" + "-".join(sub_names)
-    folder = Path(out) if out else run_dir / f"eval-{label}{suffix}"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = RunDir(out) if out else RunDir(run_dir).eval_out(f"{label}{suffix}")
+    folder.root.mkdir(parents=True, exist_ok=True)
     team_eval, *alone = evaluate_teams(sub, teams, label=label, models=sub_models, on_tree=on_tree)
-    team_eval.write(folder / "eval.json", folder / "trees" / "search.jsonl")
+    team_eval.write(folder.eval_json(), folder.search_trees)
     result = summary(team_eval, sub_names)
-    result["out"] = str(folder)
+    result["out"] = str(folder.root)
     if alone:
         result["alone"] = {}
         for j, evaluation in enumerate(alone):
             name = sub_names[j]
-            evaluation.write(folder / f"eval-{name}.json", folder / f"trees-{name}.jsonl")
+            evaluation.write(folder.eval_json(name), folder.agent_trees(name))
             result["alone"][name] = {
                 k: v for k, v in summary(evaluation, [name]).items() if k.startswith("pass@")
             }
-    (folder / "metrics.json").write_text(json.dumps(result, indent=2) + "\n")
+    folder.summary.write_text(json.dumps(result, indent=2) + "\n")
     return result
 
 

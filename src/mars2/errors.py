@@ -34,5 +34,15 @@ class ConfigError(UserError):
         )
 
 
+class FileError(UserError):
+    """A bad file mars2 reads, naming the file and (1-based, 0 for the whole file) the line."""
+
+    def __init__(self, file: object, line: int, problem: str) -> None:
+        self.file = str(file)
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{file}:{line}: {problem}" if line else f"{file}: {problem}")
+
+
 class InfraError(Mars2Error):
     """The machinery failed (sandbox, backend, worker), not the model: the run stops with exit 1."""

@@ -35,7 +35,9 @@ def test_policy_without_local_weights_is_unverified() -> None:
 def test_cache_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(paths, "cache_dir", lambda: tmp_path)
     assert cache.load("k") is None
-    cache.store("k", {"metrics": {}}, "line\n")
-    cache.store("k", {"metrics": {"other": 1}}, "")  # the first one stays
-    assert cache.load("k") == ({"metrics": {}}, "line\n")
+    cache.store("k", {"metrics": {}}, [{"node_id": 0}])
+    cache.store("k", {"metrics": {"other": 1}}, [])  # the first one stays
+    assert cache.load("k") == ({"metrics": {}}, [{"node_id": 0}])
     assert not [p for p in (tmp_path / "evals").iterdir() if p.name.startswith(".tmp")]
+    (tmp_path / "evals" / "k" / "trees.jsonl").write_text('[1]\n{"node_id": 0}\n')
+    assert cache.load("k") is None  # a damaged entry is a miss, not an error

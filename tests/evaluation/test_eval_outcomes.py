@@ -27,12 +27,12 @@ def test_first_attempt_pick_and_refinement() -> None:
         node("t", 1, 0, 1.0, True),
         node("t", 2, None, 1.0, False),
     ]
-    one = tree_outcome(records, all_fresh=False)
+    one = tree_outcome(records, independent=False)
     assert (one.attempts, one.attempts_passed) == (1, 0)  # only the first node is unbiased
     assert one.mcts_passed == 0  # the tie goes to the later node (2), which fails
     assert one.any_passed == 1
     assert (one.refined_trees, one.first_failed, one.refined_after_fail) == (1, 1, 1)
-    sampled = tree_outcome(records, all_fresh=True)
+    sampled = tree_outcome(records, independent=True)
     assert (sampled.attempts, sampled.attempts_passed) == (2, 0)
 
 
@@ -43,7 +43,7 @@ def test_samples_are_summed_per_problem_and_give_pass_at_k() -> None:
         [node("b#0", 0, None, 0.0, False, "b")],
         [node("b#1", 0, None, 0.0, False, "b")],
     ]
-    outcomes = merge_outcomes([tree_outcome(records, all_fresh=False) for records in trees])
+    outcomes = merge_outcomes([tree_outcome(records, independent=False) for records in trees])
     assert [o.problem_id for o in outcomes] == ["a", "b"]
     assert (outcomes[0].trees, outcomes[0].attempts, outcomes[0].attempts_passed) == (2, 2, 1)
     assert pass_ks(outcomes) == [1, 2]
@@ -63,10 +63,12 @@ def test_first_node_trees_count_as_attempts_only() -> None:
     # at their first node (one passes): pass@1 over 3 attempts, Pass@1(MCTS) and Pass@N over
     # the one searched tree
     searched = [
-        tree_outcome([node("a", 0, None, 0.5, False), node("a", 1, 0, 1.0, True)], all_fresh=False)
+        tree_outcome(
+            [node("a", 0, None, 0.5, False), node("a", 1, 0, 1.0, True)], independent=False
+        )
     ]
     single = [
-        tree_outcome(records, all_fresh=False, searched=False)
+        tree_outcome(records, independent=False, searched=False)
         for records in ([node("a#1", 0, None, 1.0, True)], [node("a#2", 0, None, 0.0, False)])
     ]
     (one,) = merge_outcomes(searched + single)

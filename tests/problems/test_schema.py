@@ -60,7 +60,7 @@ def test_a_path_object_loads() -> None:
 
 EXPECTED_BAD = {
     # line: (field, words in the message)
-    2: ("", "bad JSON"),
+    2: ("", "not valid JSON"),
     3: ("statement", "missing required field"),
     4: ("test_style", "unknown test style 'doctest'"),
     5: ("public_tests[0]", "missing 'output'"),
@@ -73,7 +73,7 @@ EXPECTED_BAD = {
     12: ("public_tests[0].output", "must be a string"),
     13: ("public_tests[0].test", "not valid Python"),
     14: ("public_tests", "no tests at all"),
-    15: ("", "must be a JSON object"),
+    15: ("", "expected a JSON object"),
 }
 
 

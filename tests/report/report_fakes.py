@@ -15,6 +15,7 @@ from mars2.config import dump_yaml, load_config
 from mars2.evaluation import record
 from mars2.evaluation.outcomes import ProblemOutcome
 from mars2.evaluation.protocol import protocol
+from mars2.rundir import RunDir
 
 AGENTS = ("qwen-coder", "llama-coder")
 PROBLEMS = ("sum-evens", "two-sum", "fizzbuzz")
@@ -126,12 +127,12 @@ def make_train_run(run: Path, seed: int = 0, steps: int = 6, mode: str = "mcts")
         rows.append(row)
         if step in (1, steps):
             write_jsonl(
-                run / "trees" / f"step_{step:04d}.jsonl",
+                RunDir(run).trees(step),
                 [n for i, p in enumerate(PROBLEMS) for n in make_tree(rng, f"s{step}-{i}", p, 8)],
             )
     write_jsonl(run / "metrics.jsonl", rows)
     for step in (0, steps):
-        write_eval(run / "evals" / f"step_{step:06d}" / "eval.json", rng, 0.2 + 0.05 * step)
+        write_eval(RunDir(run).step_eval(step), rng, 0.2 + 0.05 * step)
     return run
 
 

@@ -33,8 +33,8 @@ def test_report_cli_writes_page_curves_and_tree_figures(
     # fizzbuzz has two trees in the training run and one in the search run
     svgs = sorted(p.name for p in out.glob("tree-*.svg"))
     assert svgs == [
-        "tree-fizzbuzz-mcts-step_0001-s1-2.svg",
-        "tree-fizzbuzz-mcts-step_0006-s6-2.svg",
+        "tree-fizzbuzz-mcts-step_000001-s1-2.svg",
+        "tree-fizzbuzz-mcts-step_000006-s6-2.svg",
         "tree-fizzbuzz-search-a-search-t2.svg",
     ]
     svg = (out / svgs[0]).read_text()

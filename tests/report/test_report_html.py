@@ -78,10 +78,10 @@ def test_comparison_page_works_in_chromium(
     assert page.result["heads"] == ["metric", "mcts", "grpo", "search-a"]
     assert "0.480" in page.result["best"]  # the best final eval/pass@1_mcts is bold
     assert page.result["groups"] == [
-        "mcts · step_0001",
-        "mcts · step_0006",
-        "grpo · step_0001",
-        "grpo · step_0006",
+        "mcts · step_000001",
+        "mcts · step_000006",
+        "grpo · step_000001",
+        "grpo · step_000006",
         "search-a · search",
     ]
     assert "train.mode" in page.result["text"]  # the config difference between the runs

@@ -13,6 +13,7 @@ from report_fakes import AGENTS, make_tree, write_config, write_jsonl
 from mars2.errors import UserError
 from mars2.report import load_runs
 from mars2.report.runs import load_run
+from mars2.treesearch import metrics
 
 
 def test_reads_a_training_run(train_run: Path) -> None:
@@ -21,7 +22,7 @@ def test_reads_a_training_run(train_run: Path) -> None:
     assert len(run.steps) == 6 and run.steps[0]["step"] == 1.0
     assert "note" not in run.steps[0]  # non-numeric values are dropped
     assert "eval/pass@1" in run.steps[1] and "eval/pass@1" not in run.steps[0]
-    assert [t.key for t in run.trees][:2] == ["step_0001/s1-0", "step_0001/s1-1"]
+    assert [t.key for t in run.trees][:2] == ["step_000001/s1-0", "step_000001/s1-1"]
     assert run.config["train"]["steps"] == 6 and run.summary is None
 
 
@@ -41,7 +42,7 @@ def test_best_node_ties_go_to_the_later_node(tmp_path: Path) -> None:
     ]
     write_jsonl(run_dir / "trees" / "x.jsonl", nodes)
     (tree,) = load_run(run_dir).trees
-    best = tree.best()
+    best = metrics.best(tree.nodes)
     assert best is not None and best.node_id == 2
 
 
@@ -147,3 +148,20 @@ def test_config_from_another_version_is_shown_as_written(tmp_path: Path) -> None
     (run_dir / "metrics.json").write_text(json.dumps({"pass@1": 0.5}))
     run = load_run(run_dir)
     assert run.agent_names == ("a", "agent1") and run.config["future_key"] == 1
+
+
+def test_a_run_with_older_five_digit_tree_files_still_reads(tmp_path: Path) -> None:
+    """Runs written before the one step format have `trees/step_00003.jsonl`; a resumed one has
+    both spellings. The report reads them all, in step order, and plots each step once."""
+    from mars2.report.curves import _tree_points, tree_curves
+
+    run_dir = tmp_path / "old"
+    write_config(run_dir)
+    rng = random.Random(0)
+    for name, step in (("step_00009", 9), ("step_000010", 10), ("step_00003", 3)):
+        write_jsonl(run_dir / "trees" / f"{name}.jsonl", make_tree(rng, f"s{step}", "p", 4))
+    run = load_run(run_dir)
+    assert [t.source for t in run.trees] == ["step_00003", "step_00009", "step_000010"]
+    assert sorted(_tree_points(run)) == [3, 9, 10]
+    (chart,) = tree_curves([run])
+    assert chart.name == "curve-trees"

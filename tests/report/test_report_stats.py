@@ -49,19 +49,25 @@ def test_layout_of_a_long_chain_does_not_recurse() -> None:
     assert pos[4999] == (0, 5000) and pos[None] == (0, 0)
 
 
-def test_agent_stats_by_hand() -> None:
-    a, b = stats.agent_stats(RUN)
-    assert (a.name, a.nodes, a.share, a.mean_score, a.pass_rate) == ("a", 2, 0.5, 0.375, 0.0)
-    assert (a.wins, a.solved, a.refinements, a.refine_gain) == (0, 0, 1, -0.25)
-    assert (b.name, b.nodes, b.mean_score, b.pass_rate, b.wins, b.solved) == (
+def test_agent_rows_by_hand() -> None:
+    a, b = stats.agent_rows(RUN)
+    assert (a["agent"], a["nodes"], a["share"], a["mean score"], a["pass rate"]) == (
+        "a",
+        2,
+        0.5,
+        0.375,
+        0.0,
+    )
+    assert (a["wins"], a["trees solved"], a["refinements"], a["refine gain"]) == (0, 0, 1, -0.25)
+    assert (b["agent"], b["nodes"], b["mean score"], b["pass rate"], b["wins"]) == (
         "b",
         2,
         0.5,
         0.5,
         1,
-        1,
     )
-    assert (b.refinements, b.refine_gain, b.mean_response_len) == (1, 0.5, 125.0)
+    assert (b["trees solved"], b["refinements"], b["refine gain"]) == (1, 1, 0.5)
+    assert b["mean response len"] == 125.0
 
 
 def test_tree_summary_by_hand() -> None:
@@ -76,10 +82,9 @@ def test_tree_summary_by_hand() -> None:
     }
 
 
-def test_an_agent_without_nodes_has_zero_share_and_no_mean() -> None:
+def test_an_agent_without_nodes_gets_no_row() -> None:
     run = Run(Path("r"), "r", {}, ("a", "b", "c"), (), None, (TREE,))
-    c = stats.agent_stats(run)[2]
-    assert c.nodes == 0 and c.share == 0.0 and math.isnan(c.mean_score)
+    assert [row["agent"] for row in stats.agent_rows(run)] == ["a", "b"]
 
 
 def test_score_colours_end_points_and_clamp() -> None:

@@ -8,6 +8,7 @@ from torch import nn
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from mars2.rl import token_logprobs
+from mars2.rl.logprobs import pack, packable, packed_logprobs
 
 VOCAB = 1009  # larger than every activation, so saved logits would stand out
 
@@ -124,3 +125,80 @@ def test_bad_temperature() -> None:
         token_logprobs(
             nn.Linear(1, 1), torch.zeros(1, 2, dtype=torch.long), torch.ones(1, 2), temperature=0
         )
+
+
+def padded(prompts: list[list[int]], responses: list[list[int]]) -> tuple[torch.Tensor, ...]:
+    """Right-padded rows of prompt + response, their attention mask and response positions."""
+    width = max(len(p) + len(r) for p, r in zip(prompts, responses, strict=True))
+    ids = torch.zeros(len(prompts), width, dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    wanted = torch.zeros(len(prompts), width - 1)
+    for i, (p, r) in enumerate(zip(prompts, responses, strict=True)):
+        ids[i, : len(p) + len(r)] = torch.tensor(p + r)
+        mask[i, : len(p) + len(r)] = 1
+        wanted[i, len(p) - 1 : len(p) + len(r) - 1] = 1
+    return ids, mask, wanted
+
+
+# Two prompts, interleaved; one response of one token, one empty: every corner of a pack.
+PROMPTS = [[5, 6, 7, 8], [9, 10], [5, 6, 7, 8], [5, 6, 7, 8], [9, 10]]
+RESPONSES = [[11, 12, 13], [14], [15, 16, 17, 18, 19], [], [20, 21]]
+
+
+@pytest.mark.parametrize("attention", ["sdpa", "eager"])
+@pytest.mark.parametrize("temp", [1.0, 0.7])
+def test_packed_equals_padded_rows(model: LlamaForCausalLM, attention: str, temp: float) -> None:
+    model.config._attn_implementation = attention
+    try:
+        ids, mask, wanted = padded(PROMPTS, RESPONSES)
+        with torch.no_grad():
+            want = reference(model, ids, mask, temp)[wanted.bool()]
+            got = packed_logprobs(model, PROMPTS, RESPONSES, temperature=temp, chunk_size=4)
+    finally:
+        model.config._attn_implementation = "sdpa"
+    assert got.shape == (sum(len(r) for r in RESPONSES),)
+    assert torch.allclose(got, want, atol=1e-5)
+
+
+def test_packed_gradients_equal_padded_ones(model: LlamaForCausalLM) -> None:
+    """A shared prompt is computed once; its gradient sums what each sample's copy gets."""
+    model.zero_grad()  # the module's model: earlier tests may leave gradients
+    ids, mask, wanted = padded(PROMPTS, RESPONSES)
+    weights = torch.linspace(-1.0, 2.0, int(wanted.sum()))
+    (token_logprobs(model, ids, mask, positions=wanted)[wanted.bool()] * weights).sum().backward()
+    want = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+    model.zero_grad()
+    (packed_logprobs(model, PROMPTS, RESPONSES) * weights).sum().backward()
+    got = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+    model.zero_grad()
+    assert got.keys() == want.keys() and got
+    for name, grad in got.items():
+        assert torch.allclose(grad, want[name], rtol=1e-4, atol=1e-6), name
+
+
+def test_a_pack_shares_each_prompt_and_masks_other_responses() -> None:
+    packed = pack([[1, 2], [3], [1, 2]], [[4, 5], [6], [7]])
+    # [1, 2 | 4, 5 | 7] for the first prompt's two samples, then [3 | 6]
+    assert packed.tokens == [1, 2, 4, 5, 7, 3, 6]
+    assert packed.positions == [0, 1, 2, 3, 2, 0, 1]
+    # sample 0's tokens 4, 5 are predicted at 1 (the prompt's end) and 2; sample 1's 6 at 5;
+    # sample 2's 7 at 1: samples in their given order
+    assert packed.scorer == [1, 2, 5, 1]
+    allowed = packed.mask(torch.device("cpu"))
+    assert allowed[4].tolist() == [True, True, False, False, True, False, False]  # 7: not 4, 5
+    assert allowed[6].tolist() == [False] * 5 + [True, True]  # 6: its own prompt only
+
+
+def test_packable_refuses_masks_the_model_would_not_apply(model: LlamaForCausalLM) -> None:
+    assert packable(model) is None
+    model.config._attn_implementation = "flash_attention_2"
+    try:
+        assert "flash_attention_2" in (packable(model) or "")
+    finally:
+        model.config._attn_implementation = "sdpa"
+    model.config.layer_types = ["sliding_attention", "full_attention"]
+    try:
+        assert packable(model) == "sliding-window attention"
+    finally:
+        model.config.layer_types = ["full_attention", "full_attention"]
+    assert packable(LogitsOnly(model)) is not None

@@ -11,7 +11,7 @@ from fakes import RIGHT, SUM_EVENS, WRONG, fenced
 from mars2.agents.base import Messages
 from mars2.config import AgentConfig, SandboxConfig, SearchConfig
 from mars2.rollout import Orchestrator
-from mars2.rollout.summary import distinct_programs, policy_figures, program_key
+from mars2.rollout.collapse import distinct_programs, policy_figures, program_key
 from mars2.sandbox import Sandbox
 from mars2.types import Completion, NodeRecord
 

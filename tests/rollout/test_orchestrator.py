@@ -9,8 +9,8 @@ import pytest
 from fakes import RIGHT, SUM_EVENS, WRONG, ScriptedPolicy, fenced, refines_to_right
 from mars2.config import AgentConfig, SandboxConfig, SearchConfig
 from mars2.rollout import Orchestrator
-from mars2.rollout.summary import summarize
 from mars2.sandbox import Sandbox
+from mars2.treesearch.metrics import summarize
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +42,8 @@ def test_refinement_chain_fixes_the_bug(sandbox) -> None:  # type: ignore[no-unt
     assert "return sum(xs)" in "\n".join(m["content"] for m in policy.requests[1][0])
     assert orchestrator.stats.nodes == 3
     assert orchestrator.stats.tokens == sum(r.response_len for r in records)
-    summary = summarize([result], ["a"])
-    assert (summary["pass@1"], summary["pass@1_mcts"], summary["pass@n"]) == (0.0, 1.0, 1.0)
+    summary = summarize([result.records])
+    assert (summary.pass_at_1, summary.pass_at_1_mcts, summary.pass_at_n) == (0.0, 1.0, 1.0)
 
 
 def test_many_trees_two_agents_budget_respected(sandbox) -> None:  # type: ignore[no-untyped-def]
@@ -57,9 +57,9 @@ def test_many_trees_two_agents_budget_respected(sandbox) -> None:  # type: ignor
     for result in results:
         for record in result.records:
             assert record.passed == (record.agent_id == 0)
-    summary = summarize(results, ["good", "bad"])
-    assert summary["pass@n"] == 1.0 and summary["pass@1_mcts"] == 1.0
-    assert summary["agents"]["good"]["share"] + summary["agents"]["bad"]["share"] == 1.0
+    summary = summarize([r.records for r in results], [0, 1])
+    assert summary.pass_at_n == 1.0 and summary.pass_at_1_mcts == 1.0
+    assert summary.agents[0].share + summary.agents[1].share == 1.0
 
 
 def test_same_seed_same_trees(sandbox) -> None:  # type: ignore[no-untyped-def]

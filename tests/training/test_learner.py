@@ -9,10 +9,16 @@ import pytest
 import torch
 from transformers import LlamaForCausalLM
 
-from learner_fixtures import _Tok, samples, tiny_model
+from learner_fixtures import _Tok, grouped_samples, samples, tiny_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
-from mars2.training.learner import Learner, lr_factor, make_trainable, pad_batch
+from mars2.training.learner import (
+    Learner,
+    lr_factor,
+    make_trainable,
+    packed_micro_batches,
+    pad_batch,
+)
 from mars2.types import Sample
 
 
@@ -58,8 +64,18 @@ def test_pad_batch_never_zero_fills_missing_rollout_logprobs(logprobs: list[floa
         pad_batch([s], pad_id=0)
 
 
-def make_learner(model: LlamaForCausalLM, micro: int, updates: int = 1, **loss: object) -> Learner:
-    train = TrainConfig(lr=1e-2, micro_batch_size=micro, updates_per_step=updates, grad_clip=0.0)
+def make_learner(
+    model: LlamaForCausalLM, micro: int, updates: int = 1, tokens: int = 0, **loss: object
+) -> Learner:
+    """A learner on `model`: packed micro-batches of `tokens` tokens, or (0) padded ones of
+    `micro` samples."""
+    train = TrainConfig(
+        lr=1e-2,
+        micro_batch_size=micro,
+        micro_batch_tokens=tokens,
+        updates_per_step=updates,
+        grad_clip=0.0,
+    )
     return Learner(
         model,
         _Tok(),
@@ -71,23 +87,58 @@ def make_learner(model: LlamaForCausalLM, micro: int, updates: int = 1, **loss: 
     )
 
 
+def assert_same_gradients(a: Learner, b: Learner) -> None:
+    # Compare the accumulated gradients: Adam's first step is ~lr·sign(g), which would turn
+    # float noise in near-zero gradient entries into full-size weight differences.
+    for (n, p), (_, q) in zip(a.model.named_parameters(), b.model.named_parameters(), strict=True):
+        assert p.grad is not None and q.grad is not None, n
+        assert torch.allclose(p.grad, q.grad, rtol=1e-4, atol=1e-7), n
+
+
 @pytest.mark.parametrize(
     "aggregation", ["token-mean", "seq-mean-token-mean", "seq-mean-token-sum-norm"]
 )
 @pytest.mark.parametrize("name", ["grpo", "gspo"])
-def test_update_is_invariant_to_micro_batch_size(name: str, aggregation: str) -> None:
+@pytest.mark.parametrize(
+    ("whole", "split"),
+    [
+        ({"micro": 4}, {"micro": 1}),  # padded: 4 samples per pass vs one
+        ({"micro": 1, "tokens": 1000}, {"micro": 1, "tokens": 1}),  # packed: all vs each alone
+        ({"micro": 1, "tokens": 1000}, {"micro": 4}),  # packed vs padded
+    ],
+)
+def test_update_is_invariant_to_micro_batching(
+    name: str, aggregation: str, whole: dict[str, int], split: dict[str, int]
+) -> None:
     base = tiny_model()
-    whole = make_learner(copy.deepcopy(base), micro=4, name=name, aggregation=aggregation)
-    split = make_learner(copy.deepcopy(base), micro=1, name=name, aggregation=aggregation)
-    whole.update(samples())
-    split.update(samples())
-    # Compare the accumulated gradients: Adam's first step is ~lr·sign(g), which would turn
-    # float noise in near-zero gradient entries into full-size weight differences.
-    for (n, a), (_, b) in zip(
-        whole.model.named_parameters(), split.model.named_parameters(), strict=True
-    ):
-        assert a.grad is not None and b.grad is not None, n
-        assert torch.allclose(a.grad, b.grad, rtol=1e-4, atol=1e-7), n
+    a = make_learner(copy.deepcopy(base), **whole, name=name, aggregation=aggregation)
+    b = make_learner(copy.deepcopy(base), **split, name=name, aggregation=aggregation)
+    assert a.packing == ("tokens" in whole) and b.packing == ("tokens" in split)
+    a.update(grouped_samples())
+    b.update(grouped_samples())
+    assert_same_gradients(a, b)
+
+
+def test_packed_micro_batches_share_prompts_within_the_token_budget() -> None:
+    batch = grouped_samples()  # prompts [1,2,3] (responses 3, 1, 2) and [5,6] (2, 4, 3)
+    # everything fits: one pass of 3 + 6 + 2 + 9 = 20 tokens, grouped by prompt
+    assert [[batch.index(s) for s in m] for m in packed_micro_batches(batch, 20)] == [
+        [0, 2, 4, 1, 3, 5]
+    ]
+    # 19 tokens: the groups (9 and 11 packed tokens) go apart
+    assert [[batch.index(s) for s in m] for m in packed_micro_batches(batch, 19)] == [
+        [0, 2, 4],
+        [1, 3, 5],
+    ]
+    # 8 tokens: the second group is cut, each part with its prompt: 2+2+4 | 2+3
+    assert [[batch.index(s) for s in m] for m in packed_micro_batches(batch, 8)] == [
+        [0, 2],  # 3 + 3 + 1 = 7; adding 2 more would make 9
+        [4],
+        [1, 3],
+        [5],
+    ]
+    # a budget below any sample: each alone
+    assert [len(m) for m in packed_micro_batches(batch, 1)] == [1] * 6
 
 
 def test_positive_advantage_raises_log_prob() -> None:
@@ -224,7 +275,10 @@ def test_activation_checkpointing_gives_the_same_gradients(lora: int) -> None:
     grads = []
     calls: list[int] = []  # pre-hooks: a recompute stops once it has what backward needs
     for on in (False, True):
-        train = TrainConfig(lr=1e-2, micro_batch_size=2, grad_clip=0.0, activation_checkpointing=on)
+        # packed, one sample per pass (a budget below every sample)
+        train = TrainConfig(
+            lr=1e-2, micro_batch_tokens=1, grad_clip=0.0, activation_checkpointing=on
+        )
         agent = AgentConfig(model="tiny", lora_rank=lora)
         torch.manual_seed(0)  # the same LoRA initialisation both times
         learner = Learner(copy.deepcopy(base), _Tok(), agent, train, LossConfig(), total_updates=4)
@@ -240,7 +294,7 @@ def test_activation_checkpointing_gives_the_same_gradients(lora: int) -> None:
         grads.append(
             {n: p.grad.clone() for n, p in learner.model.named_parameters() if p.grad is not None}
         )
-        forwards = 2 * (len(samples()) // 2)  # micro-batches, twice each when recomputed
+        forwards = 2 * len(samples())  # a pass per sample, twice each when recomputed
         assert len(calls) == (forwards if on else forwards // 2)
         calls.clear()
         with torch.no_grad():

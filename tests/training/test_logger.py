@@ -54,7 +54,7 @@ def test_a_cut_last_line_is_dropped_with_a_warning(tmp_path: Path, caplog: Any) 
 
 @pytest.mark.parametrize(
     ("bad", "message"),
-    [('{"step": 1, "rew', "not a JSON object"), ("[1, 2]", "expected a JSON object")],
+    [('{"step": 1, "rew', "not valid JSON"), ("[1, 2]", "expected a JSON object")],
 )
 def test_a_bad_line_elsewhere_is_a_user_error_naming_file_and_line(
     tmp_path: Path, bad: str, message: str
@@ -72,4 +72,4 @@ def test_resume_with_a_bad_metrics_line_exits_2(tmp_path: Path, capsys: Any) -> 
     (run / "metrics.jsonl").write_text('{"step": 0}\n{"step": 1,\n{"step": 2}\n')
     assert main(["train", "--resume", str(run)]) == 2
     err = capsys.readouterr().err.replace("\n", "")  # rich wraps long lines
-    assert "metrics.jsonl:2: not a JSON object" in err and "Traceback" not in err
+    assert "metrics.jsonl:2: not valid JSON" in err and "Traceback" not in err

@@ -41,11 +41,11 @@ def test_smoke_run_writes_the_run_directory(tmp_path: Path) -> None:
     assert "loss/coder" in rows[1] and "loss/debugger" in rows[1]
     assert (out / "config.yaml").is_file()
     assert sorted(p.name for p in (out / "trees").glob("*.jsonl")) == [
-        "step_00001.jsonl",
-        "step_00002.jsonl",
-        "step_00003.jsonl",
+        "step_000001.jsonl",
+        "step_000002.jsonl",
+        "step_000003.jsonl",
     ]
-    record = json.loads((out / "trees" / "step_00001.jsonl").read_text().splitlines()[0])
+    record = json.loads((out / "trees" / "step_000001.jsonl").read_text().splitlines()[0])
     for key in (
         "tree_id",
         "problem_id",

@@ -68,7 +68,7 @@ def changed(before: dict[str, torch.Tensor], model: Any) -> list[str]:
 
 
 def tree_records(run_dir: Path) -> list[dict[str, Any]]:
-    text = (run_dir / "trees" / "step_00001.jsonl").read_text()
+    text = (run_dir / "trees" / "step_000001.jsonl").read_text()
     return [json.loads(line) for line in text.splitlines()]
 
 

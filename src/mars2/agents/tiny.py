@@ -11,9 +11,10 @@ corpus, and its outputs are noise, by design.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
+
+from mars2 import jsonl
 
 TINY_VERSION = 1
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
@@ -96,12 +97,10 @@ def corpus() -> list[str]:
     texts = [_EMBEDDED_CORPUS]
     basic = Path(__file__).resolve().parents[1] / "problems" / "data" / "basic.jsonl"
     if basic.is_file():
-        for line in basic.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                record = json.loads(line)
-                texts.append(str(record.get("statement", "")))
-                texts.append(str(record.get("starter_code") or ""))
-                texts.append(str(record.get("solution") or ""))
+        for _, record in jsonl.read(basic):
+            texts.append(str(record.get("statement", "")))
+            texts.append(str(record.get("starter_code") or ""))
+            texts.append(str(record.get("solution") or ""))
     return texts
 
 

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from mars2 import jsonl
 from mars2.agents.prompts import extract_code
 from mars2.cli.common import add_common, flag_overrides, load
 from mars2.errors import UserError
@@ -47,18 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
     if not path.is_file():
         raise UserError(f"{path}: no such file")
-    rows = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as err:
-            raise UserError(f"{path}:{number}: not valid JSON ({err})") from None
-        if not isinstance(record, dict):
-            raise UserError(f"{path}:{number}: expected a JSON object")
-        rows.append((number, record))
-    return rows
+    return jsonl.read(path)
 
 
 def read_solutions(path: Path, problems: dict[str, Problem]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from mars2.cli.common import add_common, flag_overrides, load
 from mars2.config import CreditConfig
 from mars2.credit import assign_credit, read_node_records
 from mars2.errors import UserError
+from mars2.rundir import in_step_order
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -57,7 +58,7 @@ def _credit_config(args: argparse.Namespace) -> CreditConfig:
 def run(args: argparse.Namespace) -> int:
     config = _credit_config(args)
     path = Path(args.trees)
-    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    files = in_step_order(list(path.glob("*.jsonl"))) if path.is_dir() else [path]
     if not files:
         raise UserError(f"{path}: no *.jsonl node record files in this directory")
     records = [r for file in files for r in read_node_records(file)]

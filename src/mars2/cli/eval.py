@@ -19,7 +19,7 @@ from rich.table import Table
 from mars2.cli.common import flag_overrides
 from mars2.cli.search import print_summary
 from mars2.config import Config, load_config
-from mars2.errors import UserError
+from mars2.rundir import RunDir
 
 console = Console()
 log = logging.getLogger(__name__)
@@ -68,9 +68,7 @@ def run(args: argparse.Namespace) -> int:
         agents = [n.strip() for n in args.agents.split(",") if n.strip()]
     label = "base" if args.base else f"step {args.step}" if args.step else "latest checkpoint"
     run_dir = Path(args.run_dir)
-    if not (run_dir / "config.yaml").is_file():
-        raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
-    config = load_config(run_dir / "config.yaml", _overrides(args))
+    config = load_config(RunDir(run_dir).require_config(), _overrides(args))
     used = _announce_problems(config, args.overrides, limit_flag=args.limit is not None)
     console.print(f"[bold]mars2 eval[/] {args.run_dir}: {label}")
     teams = 1  # the team, then each agent alone (as mars2.api.evaluate chooses)
@@ -90,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if "alone" in result:
         print_alone(result["alone"])
     console.print(
-        f"eval.json: {Path(result['out']) / 'eval.json'} (pair two with `mars2 compare A B`)"
+        f"eval.json: {RunDir(result['out']).eval_json()} (pair two with `mars2 compare A B`)"
     )
     return 0
 

@@ -9,6 +9,7 @@ from rich.console import Console
 
 from mars2.config import load_config
 from mars2.errors import UserError
+from mars2.rundir import RunDir
 
 console = Console()
 
@@ -33,9 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from mars2.training.restore import checkpoint_path, export
 
     run_dir = Path(args.run_dir)
-    if not (run_dir / "config.yaml").is_file():
-        raise UserError(f"{run_dir}: no config.yaml there; is it a `mars2 train` run directory?")
-    config = load_config(run_dir / "config.yaml")
+    config = load_config(RunDir(run_dir).require_config())
     names = [config.agent_name(i) for i in range(len(config.agents))]
     if args.agent not in names:
         raise UserError(f"--agent {args.agent!r}: the run's agents are {', '.join(names)}")

@@ -18,6 +18,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from mars2 import jsonl
 from mars2.cli.common import agents_override
 from mars2.config import load_config
 from mars2.errors import UserError
@@ -231,7 +232,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         task = bar.add_task("problems", total=len(problems), rate="")
 
         def on_problem(rate: ProblemRate) -> None:
-            sink.write(json.dumps(rate.to_json()) + "\n")
+            sink.write(jsonl.line(rate.to_json()))  # whole lines, flushed: a kill cuts one
             sink.flush()
             done[0] += rate.passes
             done[1] += rate.n

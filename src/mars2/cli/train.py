@@ -21,6 +21,7 @@ from rich.table import Table
 
 from mars2.cli.common import add_common
 from mars2.errors import UserError
+from mars2.rundir import RunDir
 
 if TYPE_CHECKING:
     from mars2.api import TrainStart
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             "(%s: %s); the run is complete: `mars2 compare %s %s` compares them",
             type(err).__name__,
             err,
-            out / "evals" / "step_000000",
+            RunDir(out).eval_dir(0),
             out,
         )
     console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
@@ -166,7 +167,7 @@ def _print_paired(out: Path) -> None:
     from mars2.cli.compare import paired_table
     from mars2.evaluation import record
 
-    evals = sorted((out / "evals").glob(f"step_*/{record.FILE}"))
+    evals = RunDir(out).step_evals()
     if len(evals) < 2:
         return
     a, b = record.read(evals[0]), record.read(evals[-1])

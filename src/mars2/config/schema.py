@@ -408,7 +408,18 @@ class TrainConfig:
         (0.9, 0.999), "AdamW (beta1, beta2); the MARS² reference uses (0.9, 0.95)."
     )
     grad_clip: float = _f(1.0, "Max global gradient norm (0 = off).")
-    micro_batch_size: int = _f(4, "Samples per forward/backward pass.")
+    micro_batch_tokens: int = _f(
+        1024,
+        "Packed tokens per forward/backward pass of the learner: the samples of one prompt share "
+        "one copy of it and go with the others into one unpadded sequence (same log-probs and "
+        "gradients as padded rows, less compute; docs/training.md). Bounds the update's peak "
+        "memory (~1.7 MB per token in float32 for the bundled model). 0: padded micro-batches "
+        "of `micro_batch_size` samples, which is also what models that cannot be packed use "
+        "(sliding-window or flash attention).",
+    )
+    micro_batch_size: int = _f(
+        4, "Samples per forward/backward pass when not packing (`micro_batch_tokens: 0`)."
+    )
     activation_checkpointing: bool = _f(
         False,
         "Recompute each decoder layer's activations in backward instead of keeping them from "
@@ -437,6 +448,7 @@ class TrainConfig:
         for name in ("steps", "problems_per_step", "samples_per_problem", "micro_batch_size"):
             _check(getattr(self, name) >= 1, name, getattr(self, name), "must be >= 1")
         _check(self.updates_per_step >= 1, "updates_per_step", self.updates_per_step, ">= 1")
+        _check(self.micro_batch_tokens >= 0, "micro_batch_tokens", self.micro_batch_tokens, ">= 0")
         _check(self.max_rollout_rounds >= 1, "max_rollout_rounds", self.max_rollout_rounds, ">= 1")
         _check(
             self.min_samples_per_agent >= 0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mars2.credit.advantage import EPS, NodeCredit, assign_credit, group_advantages, group_key
 from mars2.credit.filtering import filter_groups
-from mars2.credit.records import parse_node_record, read_node_records
+from mars2.credit.records import check_node_record, read_node_records
 from mars2.credit.rewards import overlong_penalty, raw_reward
 from mars2.credit.tree import TreeShape, baseline, path_values, shaped_rewards
 
@@ -15,11 +15,11 @@ __all__ = [
     "TreeShape",
     "assign_credit",
     "baseline",
+    "check_node_record",
     "filter_groups",
     "group_advantages",
     "group_key",
     "overlong_penalty",
-    "parse_node_record",
     "path_values",
     "raw_reward",
     "read_node_records",

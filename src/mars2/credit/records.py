@@ -1,13 +1,17 @@
-"""Read tree node records (`trees/*.jsonl`, docs/training.md, "Run directory") with errors that name file and line."""
+"""Read tree node records (`trees/*.jsonl`, docs/training.md, "Run directory") with errors that name
+file and line.
+
+Lines are read by mars2.jsonl (a cut last line is skipped with a warning); each object is then
+checked field by field here."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from pathlib import Path
 from typing import Any
 
+from mars2 import jsonl
 from mars2.errors import UserError
 from mars2.types import NodeRecord
 
@@ -55,25 +59,9 @@ def check_node_record(data: dict[str, Any], where: str) -> NodeRecord:
     )
 
 
-def parse_node_record(line: str, where: str) -> NodeRecord:
-    """One JSONL line to a NodeRecord; `where` (e.g. 'trees/a.jsonl:3') prefixes any error."""
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise UserError(f"{where}: not valid JSON ({err.msg})") from None
-    if not isinstance(data, dict):
-        raise UserError(f"{where}: expected a JSON object (one node record per line)")
-    return check_node_record(data, where)
-
-
 def read_node_records(path: str | Path) -> list[NodeRecord]:
-    """Every node record of a `trees/*.jsonl` file (blank lines are skipped)."""
+    """Every node record of a `trees/*.jsonl` file, each checked (`check_node_record`)."""
     file = Path(path)
     if not file.is_file():
         raise UserError(f"tree file not found: {file}")
-    records = []
-    with file.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                records.append(parse_node_record(line, f"{file}:{number}"))
-    return records
+    return [check_node_record(data, f"{file}:{number}") for number, data in jsonl.read(file)]

@@ -15,7 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mars2 import paths
+from mars2 import jsonl, paths
+from mars2.errors import UserError
 
 
 @functools.cache
@@ -33,25 +34,26 @@ def root() -> Path:
     return paths.cache_dir() / "evals"
 
 
-def load(key: str) -> tuple[dict[str, Any], str] | None:
-    """(eval.json object, trees.jsonl text) of a cached evaluation, or None."""
+def load(key: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """(eval.json object, node record objects) of a cached evaluation, or None: a missing or
+    damaged entry is a miss (stored atomically, an entry is never cut by a kill)."""
     folder = root() / key
     try:
         record = json.loads((folder / "eval.json").read_text(encoding="utf-8"))
-        trees = (folder / "trees.jsonl").read_text(encoding="utf-8")
-    except (OSError, ValueError):
+        trees = [node for _, node in jsonl.read(folder / "trees.jsonl", warn=False)]
+    except (OSError, ValueError, UserError):
         return None
     return (record, trees) if isinstance(record, dict) else None
 
 
-def store(key: str, record: dict[str, Any], trees: str) -> None:
+def store(key: str, record: dict[str, Any], trees: list[dict[str, Any]]) -> None:
     """Write the evaluation atomically (a folder renamed into place); an existing one stays."""
     base = root()
     base.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=base, prefix=".tmp-"))
     try:
         (tmp / "eval.json").write_text(json.dumps(record) + "\n", encoding="utf-8")
-        (tmp / "trees.jsonl").write_text(trees, encoding="utf-8")
+        (tmp / "trees.jsonl").write_text(jsonl.text(trees), encoding="utf-8")
         os.replace(tmp, base / key)
     except OSError:  # another process stored it first, or the cache is not writable
         shutil.rmtree(tmp, ignore_errors=True)

@@ -3,24 +3,25 @@
 Calibration runs the ordinary rollout machinery (the orchestrator, the agents' generate prompt,
 the sandbox) with the `sampling` search and a node budget equal to the number of samples, so
 every node is a fresh attempt from the root. A sample *passes* when its program passes every
-test of the problem, public and hidden. A problem's pass@1 is passes / n, the unbiased pass@1
-estimate of docs/search.md, "Metrics". The rates are written as JSONL (one record per problem) and drawn as a
-histogram (PNG, matplotlib with the Agg backend).
+test of the problem, public and hidden. A problem's pass@1 is passes / n over the fresh attempts
+that `mars2.treesearch.metrics.attempts` counts (with `sampling`, every node). The rates are
+written as JSONL (one record per problem) and drawn as a histogram (PNG, matplotlib with the Agg
+backend).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mars2 import jsonl
 from mars2.config import Config
-from mars2.treesearch.tree import TreeState
-from mars2.types import Problem
+from mars2.treesearch.metrics import tree_stats
+from mars2.types import NodeRecord, Problem
 
 if TYPE_CHECKING:
     from mars2.agents.base import Policy
@@ -44,31 +45,22 @@ class ProblemRate:
         return self.passes / self.n if self.n else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "family": self.family,
-            "difficulty": self.difficulty,
-            "split": self.split,
-            "n": self.n,
-            "passes": self.passes,
-            "pass@1": self.pass_at_1,
-        }
+        return {**dataclasses.asdict(self), "pass@1": self.pass_at_1}
 
 
-def rate_of(problem: Problem, state: TreeState) -> ProblemRate:
-    """Count the fresh attempts (children of the root) of a finished tree that pass all tests.
+def rate_of(problem: Problem, records: Sequence[NodeRecord]) -> ProblemRate:
+    """Count the fresh attempts of a finished `sampling` tree (every node) that pass all tests.
 
     `passed` alone decides: it covers the public and the hidden tests, while the node's
     `score` is the public fraction only (0 for a problem without public tests)."""
-    fresh = [node for node in state.nodes.values() if node.parent_id is None]
-    passes = sum(1 for node in fresh if node.payload is not None and node.payload.passed)
+    tree = tree_stats(records, independent=True)
     return ProblemRate(
         id=problem.id,
         family=problem.metadata.get("family"),
         difficulty=problem.difficulty,
         split=problem.split,
-        n=len(fresh),
-        passes=passes,
+        n=tree.attempts,
+        passes=tree.attempts_passed,
     )
 
 
@@ -106,38 +98,33 @@ def calibrate(
 
             def on_tree(result: TreeResult) -> None:
                 if on_problem is not None:
-                    on_problem(rate_of(result.problem, result.state))
+                    on_problem(rate_of(result.problem, result.records))
 
             results = asyncio.run(orchestrator.run(problems, seed=config.seed, on_tree=on_tree))
     finally:
         for policy in policies if owned else ():
             policy.close()
-    return [rate_of(r.problem, r.state) for r in results]
+    return [rate_of(r.problem, r.records) for r in results]
 
 
 def write_rates(rates: Sequence[ProblemRate], path: Path) -> None:
     """One JSON record per problem (see `ProblemRate.to_json`)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r.to_json()) + "\n" for r in rates), encoding="utf-8")
+    jsonl.write(path, [r.to_json() for r in rates])
 
 
 def read_rates(path: Path) -> list[ProblemRate]:
     """Rates written by `write_rates`."""
-    rates = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            rates.append(
-                ProblemRate(
-                    id=row["id"],
-                    family=row.get("family"),
-                    difficulty=row.get("difficulty"),
-                    split=row.get("split"),
-                    n=int(row["n"]),
-                    passes=int(row["passes"]),
-                )
-            )
-    return rates
+    return [
+        ProblemRate(
+            id=row["id"],
+            family=row.get("family"),
+            difficulty=row.get("difficulty"),
+            split=row.get("split"),
+            n=int(row["n"]),
+            passes=int(row["passes"]),
+        )
+        for _, row in jsonl.read(path)
+    ]
 
 
 def histogram(rates: Sequence[ProblemRate], bins: Sequence[float] = BINS) -> list[int]:

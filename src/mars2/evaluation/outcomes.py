@@ -1,13 +1,12 @@
 """Per-problem outcomes of an evaluation's trees and the metrics over them (no torch).
 
 A problem is evaluated with `samples` trees, `trees` of which grow the full search (the others
-stop at their first node). The first node of every tree is a fresh attempt (the search has
-nothing to refine yet), an unbiased sample of the agents at the generate prompt; with the
-`sampling` algorithm every node is one. Later fresh attempts of an adaptive search are not
-counted: whether the search asks for them depends on the earlier scores. From these attempts:
-pass@1 = c/n and the unbiased pass@k = 1 - C(n-c, k)/C(n, k) (docs/search.md, "Metrics"). Pass@1(MCTS) (the
-node with the best public score passes every test) and Pass@N (some node does) are averaged over
-the problem's searched trees. Each metric is a mean over problems with a bootstrap 95% interval.
+stop at their first node). Each tree counts through `mars2.treesearch.metrics`, the one home of
+the rules: its fresh attempts (`attempts`: the first node of every tree, every node with
+`sampling`), the Pass@1(MCTS) pick and Pass@N. Per problem, with c of its n attempts passing,
+pass@1 = c/n and the unbiased pass@k = 1 - C(n-c, k)/C(n, k); Pass@1(MCTS) and Pass@N are
+averaged over the problem's searched trees. Each metric is a mean over problems with a
+bootstrap 95% interval.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from mars2.evaluation.stats import RESAMPLES, Estimate, bootstrap_mean
-from mars2.treesearch.metrics import pass_at_k
+from mars2.treesearch.metrics import pass_at_k, tree_stats
 from mars2.types import NodeRecord
 
 
@@ -59,37 +58,35 @@ class ProblemOutcome:
 
 
 def tree_outcome(
-    records: Sequence[NodeRecord], all_fresh: bool, searched: bool = True
+    records: Sequence[NodeRecord], independent: bool, searched: bool = True
 ) -> ProblemOutcome:
-    """One tree as a ProblemOutcome of one tree (`all_fresh`: every node is a fresh attempt;
-    not `searched`: a tree stopped at its first node, which counts as an attempt only)."""
+    """One tree as a ProblemOutcome of one tree (`independent`: every fresh attempt counts, see
+    `treesearch.metrics.attempts`; not `searched`: a tree stopped at its first node, which
+    counts as an attempt only)."""
     if not records:
         raise ValueError("an evaluation tree has no nodes")
-    nodes = sorted(records, key=lambda r: r.node_id)
-    attempts = [r for r in nodes if r.parent_id is None] if all_fresh else nodes[:1]
+    tree = tree_stats(records, independent)
+    problem_id = records[0].problem_id
     if not searched:
         return ProblemOutcome(
-            problem_id=nodes[0].problem_id,
+            problem_id=problem_id,
             trees=0,
-            attempts=len(attempts),
-            attempts_passed=sum(r.passed for r in attempts),
+            attempts=tree.attempts,
+            attempts_passed=tree.attempts_passed,
             **dict.fromkeys(SEARCH_FIELDS, 0),
         )
-    best = max(nodes, key=lambda r: (r.score, r.node_id))  # ties to the later node
-    refined = any(r.depth >= 2 for r in nodes)
-    first_failed = not nodes[0].passed
     return ProblemOutcome(
-        problem_id=nodes[0].problem_id,
+        problem_id=problem_id,
         trees=1,
-        attempts=len(attempts),
-        attempts_passed=sum(r.passed for r in attempts),
-        mcts_passed=int(best.passed),
-        any_passed=int(any(r.passed for r in nodes)),
-        nodes=len(nodes),
-        refined_trees=int(refined),
-        first_failed=int(first_failed),
-        refined_after_fail=int(refined and first_failed),
-        public_only_pass=sum(r.public_only_pass for r in nodes),
+        attempts=tree.attempts,
+        attempts_passed=tree.attempts_passed,
+        mcts_passed=int(tree.mcts_passed),
+        any_passed=int(tree.any_passed),
+        nodes=tree.nodes,
+        refined_trees=int(tree.refined),
+        first_failed=int(tree.first_failed),
+        refined_after_fail=int(tree.refined and tree.first_failed),
+        public_only_pass=tree.public_only_pass,
     )
 
 

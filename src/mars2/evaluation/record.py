@@ -19,10 +19,10 @@ from mars2.errors import UserError
 from mars2.evaluation.outcomes import ProblemOutcome, metrics, tree_figures
 from mars2.evaluation.protocol import differing_fields
 from mars2.evaluation.stats import LEVEL, RESAMPLES, Difference, paired_difference
+from mars2.rundir import RunDir
 
 VERSION = 1
 BOOTSTRAP_SEED = 0
-FILE = "eval.json"
 
 
 def build(
@@ -105,13 +105,14 @@ def find(path: str | Path) -> Path:
         return target
     if not target.is_dir():
         raise UserError(f"{target}: no such file or directory")
-    if (target / FILE).is_file():
-        return target / FILE
-    steps = sorted((target / "evals").glob(f"step_*/{FILE}"))
+    run = RunDir(target)
+    if run.eval_json().is_file():
+        return run.eval_json()
+    steps = run.step_evals()
     if steps:
         return steps[-1]
     raise UserError(
-        f"{target}: no eval.json there (nor evals/step_*/eval.json); run `mars2 eval` first"
+        f"{target}: no eval.json there (nor in evals/ of a training run); run `mars2 eval` first"
     )
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mars2 import seeds
+from mars2 import jsonl, seeds
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
 from mars2.evaluation.checksum import engine_settings, policy_checksum
@@ -29,8 +28,9 @@ from mars2.evaluation.protocol import (
     team,
 )
 from mars2.problems import load_problems
+from mars2.rollout.collapse import distinct_programs
 from mars2.rollout.orchestrator import Executor, Orchestrator, RolloutStats, TreeResult
-from mars2.rollout.summary import distinct_programs
+from mars2.treesearch.metrics import by_tree, independent_attempts, summarize
 from mars2.types import NodeRecord, Problem
 from mars2.version import __version__
 
@@ -44,14 +44,10 @@ class Evaluation:
     cached: bool
     stats: RolloutStats = field(default_factory=RolloutStats)
 
-    def trees_jsonl(self) -> str:
-        return "".join(json.dumps(r.to_json()) + "\n" for r in self.records)
-
     def write(self, eval_file: Path, trees_file: Path | None = None) -> Path:
         """Write the eval.json object (and the node records, when `trees_file` is given)."""
         if trees_file is not None:
-            trees_file.parent.mkdir(parents=True, exist_ok=True)
-            trees_file.write_text(self.trees_jsonl())
+            jsonl.write(trees_file, [r.to_json() for r in self.records])
         return record.write(eval_file, self.eval_json)
 
 
@@ -106,7 +102,7 @@ class Evaluator:
             )
         if key is not None and (hit := cache.load(key)) is not None:
             saved, trees = hit
-            records = [NodeRecord.from_json(json.loads(line)) for line in trees.splitlines()]
+            records = [NodeRecord.from_json(node) for node in trees]
             return Evaluation({**saved, "label": label, "cached": True}, records, cached=True)
         # `trees` of a problem's samples grow the full search, the others stop at their first
         # node (a fresh attempt); tree i of the whole list is seeded eval_seed + i either way.
@@ -132,10 +128,10 @@ class Evaluator:
                 on_tree=on_tree,
             ),
         )
-        all_fresh = self.search.algo == "sampling"
+        independent = independent_attempts(self.search.algo)
         outcomes = merge_outcomes(
-            [tree_outcome(r.records, all_fresh) for r in results]
-            + [tree_outcome(r.records, all_fresh=True, searched=False) for r in single]
+            [tree_outcome(r.records, independent) for r in results]
+            + [tree_outcome(r.records, independent=True, searched=False) for r in single]
         )
         built = record.build(
             label=label,
@@ -153,46 +149,22 @@ class Evaluator:
             built, [r for res in (*results, *single) for r in res.records], False, stats
         )
         if key is not None:
-            cache.store(key, built, evaluation.trees_jsonl())
+            cache.store(key, built, [r.to_json() for r in evaluation.records])
         return evaluation
-
-
-def agent_summary(records: Sequence[NodeRecord], names: Sequence[str]) -> dict[str, Any]:
-    """Per agent over the trees: nodes, share, mean score, passing nodes and wins (trees whose
-    Pass@1(MCTS) pick it wrote), the metrics.json layout of docs/search.md."""
-    trees: dict[str, list[NodeRecord]] = {}
-    for r in records:
-        trees.setdefault(r.tree_id, []).append(r)
-    wins = [max(t, key=lambda r: (r.score, r.node_id)).agent_id for t in trees.values()]
-    out: dict[str, Any] = {}
-    for agent_id, name in enumerate(names):
-        mine = [r for r in records if r.agent_id == agent_id]
-        out[name] = {
-            "nodes": len(mine),
-            "share": len(mine) / len(records) if records else 0.0,
-            "mean_score": sum(r.score for r in mine) / len(mine) if mine else None,
-            "wins": wins.count(agent_id),
-            "passed": sum(r.passed for r in mine),
-        }
-    return out
 
 
 def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
     """metrics.json of an evaluation: `pass@1`, `pass@1_mcts`, `pass@n` (and every other metric)
-    with `_lo` / `_hi` interval ends, tree shape and per-agent statistics."""
+    with `_lo` / `_hi` interval ends, tree shape and per-agent statistics (nodes, share, mean
+    score, wins, passed)."""
     rec = evaluation.eval_json
     out: dict[str, Any] = {}
     for name, m in rec["metrics"].items():
         out[name], out[f"{name}_lo"], out[f"{name}_hi"] = m["value"], m["lo"], m["hi"]
     proto = rec["protocol"]
-    depths: dict[str, int] = {}
-    fanout: dict[str, dict[int | None, int]] = {}
-    for r in evaluation.records:
-        depths[r.tree_id] = max(depths.get(r.tree_id, 0), r.depth)
-        children = fanout.setdefault(r.tree_id, {})
-        children[r.parent_id] = children.get(r.parent_id, 0) + 1
-    # mean children of the nodes that have any (the root included), per tree
-    branching = [sum(c.values()) / len(c) for c in fanout.values()]
+    # shape over every tree (those stopped at their first node included); per agent: wins are
+    # trees whose Pass@1(MCTS) pick it wrote
+    trees = summarize(by_tree(evaluation.records), range(len(names)))
     out.update(
         {
             "n_problems": len(rec["per_problem"]),
@@ -202,13 +174,13 @@ def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
             "problems": proto["problems"],
             "nodes": len(evaluation.records),
             "mean_nodes": rec["trees"]["mean_nodes"],
-            "mean_max_depth": sum(depths.values()) / len(depths) if depths else 0.0,
-            "mean_branching": sum(branching) / len(branching) if branching else 0.0,
+            "mean_max_depth": trees.mean_max_depth,
+            "mean_branching": trees.mean_branching,
             "refined_share": rec["trees"]["refined_share"],
             "refined_share_after_fail": rec["trees"]["refined_share_after_fail"],
             "distinct_programs": distinct_programs(evaluation.records),
             "cached": evaluation.cached,
-            "agents": agent_summary(evaluation.records, names),
+            "agents": {names[a.agent_id]: a.to_json() for a in trees.agents},
         }
     )
     return out

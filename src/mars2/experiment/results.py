@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from mars2 import jsonl
 from mars2.errors import UserError
 from mars2.evaluation import record as eval_record
 from mars2.evaluation.stats import (
@@ -39,6 +40,7 @@ from mars2.evaluation.stats import (
 )
 from mars2.experiment.runner import PlannedRun, planned_nodes
 from mars2.experiment.spec import Arm, Experiment
+from mars2.rundir import ExperimentDir, RunDir
 
 METRICS = ("pass@1", "pass@1_mcts", "pass@n")
 LABELS = {"pass@1": "Pass@1", "pass@1_mcts": "Pass@1(MCTS)", "pass@n": "Pass@N"}
@@ -52,17 +54,13 @@ Values = dict[str, dict[str, float]]  # problem id -> metric -> value
 
 def tokens_generated(folder: Path) -> int:
     """Sum of `tokens/generated` over metrics.jsonl (the last line of a step counts: a resumed
-    run may have logged a step twice)."""
-    file = folder / "metrics.jsonl"
+    run may have logged a step twice; a cut last line is skipped, mars2.jsonl)."""
+    file = RunDir(folder).metrics
     if not file.is_file():
         return 0
     by_step: dict[int, float] = {}
-    for line in file.read_text(encoding="utf-8").splitlines():
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue  # a line cut by a kill
-        if isinstance(data, dict) and "tokens/generated" in data:
+    for _, data in jsonl.read(file):
+        if "tokens/generated" in data:
             by_step[int(data["step"])] = float(data["tokens/generated"])
     return int(sum(by_step.values()))
 
@@ -455,7 +453,7 @@ def markdown(results: dict[str, Any]) -> str:
 def write(results: dict[str, Any], out: Path) -> tuple[Path, Path]:
     """OUT/results.json and OUT/results.md."""
     out.mkdir(parents=True, exist_ok=True)
-    json_file, md_file = out / "results.json", out / "results.md"
+    json_file, md_file = ExperimentDir(out).results_json, ExperimentDir(out).results_md
     json_file.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     md_file.write_text(markdown(results), encoding="utf-8")
     return json_file, md_file

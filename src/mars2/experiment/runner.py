@@ -17,10 +17,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mars2 import jsonl
 from mars2.config import Config, dump_yaml, load_config, to_dict
 from mars2.errors import UserError
 from mars2.evaluation.protocol import differences, differing_fields, protocol
 from mars2.experiment.spec import Arm, Experiment
+from mars2.rundir import ExperimentDir, RunDir
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,15 @@ class PlannedRun:
     config: Config
 
     @property
+    def dir(self) -> RunDir:
+        return RunDir(self.folder)
+
+    @property
     def final_step(self) -> int:
         return 0 if self.arm.eval_only else self.config.train.steps
 
     def eval_file(self, step: int) -> Path:
-        return self.folder / "evals" / f"step_{step:06d}" / "eval.json"
+        return self.dir.step_eval(step)
 
     @property
     def final_eval(self) -> Path:
@@ -50,7 +56,7 @@ class PlannedRun:
 
     @property
     def log(self) -> Path:
-        return self.folder / "run.log"
+        return self.dir.log
 
     def command(self) -> list[str]:
         """The command line that runs (or continues) it."""
@@ -64,9 +70,9 @@ class PlannedRun:
         """`done`, `started` (with the latest checkpoint, if any) or `new`."""
         if self.finished():
             return "done"
-        if not (self.folder / "config.yaml").is_file():
+        if not self.dir.config.is_file():
             return "new"
-        pointer = self.folder / "checkpoints" / "latest"
+        pointer = self.dir.latest_pointer
         latest = pointer.read_text().strip() if pointer.is_file() else ""
         return f"started ({latest or 'no checkpoint yet'})"
 
@@ -77,23 +83,15 @@ class PlannedRun:
 
 
 def logged_steps(folder: Path) -> set[int]:
-    """Steps with a line in folder/metrics.jsonl."""
-    import json
-
-    file = folder / "metrics.jsonl"
+    """Steps with a line in folder/metrics.jsonl (a cut last line is skipped, mars2.jsonl)."""
+    file = RunDir(folder).metrics
     if not file.is_file():
         return set()
-    steps = set()
-    for line in file.read_text(encoding="utf-8").splitlines():
-        try:
-            steps.add(int(json.loads(line)["step"]))
-        except (ValueError, KeyError, TypeError):
-            continue  # a line cut by a kill
-    return steps
+    return {int(row["step"]) for _, row in jsonl.read(file, warn=False) if "step" in row}
 
 
 def run_folder(out: Path, arm: str, seed: int) -> Path:
-    return out / arm / f"seed{seed}"
+    return ExperimentDir(out).run(arm, seed).root
 
 
 def plan(experiment: Experiment, out: Path) -> list[PlannedRun]:
@@ -126,7 +124,7 @@ def check_protocols(experiment: Experiment, runs: Sequence[PlannedRun]) -> None:
 def check_started(run: PlannedRun) -> None:
     """A run directory written with another config (the experiment file changed since) is not
     continued or counted: a UserError naming the fields."""
-    file = run.folder / "config.yaml"
+    file = run.dir.config
     if not file.is_file():
         return
     old, new = to_dict(load_config(file)), to_dict(run.config)
@@ -142,7 +140,7 @@ def check_started(run: PlannedRun) -> None:
 def prepare(run: PlannedRun) -> None:
     """Create the run directory with its config.yaml (kept when it exists)."""
     run.folder.mkdir(parents=True, exist_ok=True)
-    file = run.folder / "config.yaml"
+    file = run.dir.config
     if not file.is_file():
         file.write_text(dump_yaml(run.config))
 
@@ -163,8 +161,8 @@ def launch(run: PlannedRun) -> int:
 def drop_optimizer_state(run: PlannedRun) -> None:
     """A finished run is never resumed: remove its optimizer state (2x the weights); the
     weights stay for `mars2 eval`, `mars2 export` and the report."""
-    for file in run.folder.glob("checkpoints/step_*/optimizer.pt"):
-        file.unlink()
+    for folder in run.dir.checkpoint_dirs():
+        (folder / "optimizer.pt").unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

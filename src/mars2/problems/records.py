@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from mars2 import jsonl
 from mars2.errors import UserError
 from mars2.problems.schema import ProblemIssue, parse_record
 from mars2.types import Problem
@@ -26,20 +26,16 @@ class RecordError(Exception):
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, Any | None, ProblemIssue | None]]:
-    """(line number, parsed value or None, issue or None) for every non-blank line."""
+    """(line number, parsed object or None, issue or None) for every non-blank line: a
+    problem file is read by mars2.jsonl in its `collect` mode, so every bad line (a cut last
+    one included) is an issue reported with the others, never skipped."""
     if not path.is_file():
         raise UserError(f"problem file not found: {path}")
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield number, json.loads(line), None
-            except json.JSONDecodeError as err:
-                issue = ProblemIssue(
-                    str(path), number, "", f"bad JSON: {err.msg} (column {err.colno})"
-                )
-                yield number, None, issue
+    for number, value in jsonl.read(path, collect=True):
+        if isinstance(value, jsonl.BadLine):
+            yield number, None, ProblemIssue(str(path), number, "", value.message)
+        else:
+            yield number, value, None
 
 
 def convert_records(

@@ -9,7 +9,6 @@ A spec is `NAME[?key=value&key=value...]`. Names: a JSONL path (or `jsonl:PATH`)
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from mars2 import jsonl
 from mars2.errors import UserError
 from mars2.problems import humaneval, livecodebench, mbpp
 from mars2.problems.records import Converter, convert_records, raise_on_issues, read_jsonl
@@ -265,11 +265,7 @@ def describe(name: str, description: str, problems: list[Problem]) -> ProblemSet
 
 def _held_out_splits(path: Path) -> list[str]:
     """The splits of a bundled file other than `train`, sorted (a quick scan, no validation)."""
-    splits = set()
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                splits.add(json.loads(line).get("split") or "none")
+    splits = {row.get("split") or "none" for _, row in jsonl.read(path)}
     return sorted(splits - {"train", "none"})
 
 

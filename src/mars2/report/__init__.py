@@ -19,6 +19,7 @@ from mars2.report.curves import Chart, learning_curves, tree_curves
 from mars2.report.page import render_page
 from mars2.report.runs import Run, Tree, load_run
 from mars2.report.treeview import ColorBy, tree_png, tree_svg
+from mars2.rundir import ExperimentDir, RunDir
 
 __all__ = [
     "Chart",
@@ -62,16 +63,13 @@ def expand_experiments(paths: Sequence[str | Path]) -> tuple[list[Path], list[tu
     runs: list[Path] = []
     experiments: list[tuple[str, str]] = []
     for path in map(Path, paths):
-        results = path / "results.md"
-        if (path / "config.yaml").is_file() or not results.is_file():
+        results = ExperimentDir(path).results_md
+        if RunDir(path).config.is_file() or not results.is_file():
             runs.append(path)
             continue
         experiments.append((path.name, results.read_text(encoding="utf-8")))
         # runs that have recorded something (a run just started has only its config.yaml)
-        found = (p.parent for p in path.glob("*/seed*/config.yaml"))
-        runs += sorted(
-            r for r in found if (r / "metrics.jsonl").is_file() or (r / "evals").is_dir()
-        )
+        runs += [r.root for r in ExperimentDir(path).runs() if r.has_records()]
     return runs, experiments
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mars2.report.runs import Run, Tree
+from mars2.rundir import step_of
 
 # Families shown first, in this order; every other family follows alphabetically.
 HEADLINE_FAMILIES = ("eval", "train/reward", "train", "loss", "time")
@@ -111,12 +112,12 @@ def tree_curves(runs: Sequence[Run], dpi: int = 100) -> list[Chart]:
 
 
 def _tree_points(run: Run) -> dict[int, list[Tree]]:
-    """Trees grouped by the step number in their file name (`step_0003` -> 3)."""
+    """Trees grouped by the step their file name spells (`step_000003` -> 3)."""
     points: dict[int, list[Tree]] = {}
     for tree in run.trees:
-        digits = re.findall(r"\d+", tree.source)
-        if digits:
-            points.setdefault(int(digits[-1]), []).append(tree)
+        step = step_of(tree.source)
+        if step is not None:
+            points.setdefault(step, []).append(tree)
     return points
 
 

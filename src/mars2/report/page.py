@@ -16,6 +16,7 @@ from mars2.report import stats
 from mars2.report.curves import Chart
 from mars2.report.runs import Run, Tree
 from mars2.report.treeview import AGENT_COLORS, SCORE_STOPS, layout
+from mars2.treesearch import metrics
 from mars2.version import __version__
 
 # The tree view's controls; report.js fills them in.
@@ -90,7 +91,7 @@ def _cut(text: str) -> str:
 def tree_data(run_index: int, tree: Tree) -> dict[str, Any]:
     """A tree as the page's JS reads it: nodes with layout positions (x slot, depth)."""
     pos = layout(tree)
-    best = tree.best()
+    best = metrics.best(tree.nodes)
     return {
         "run": run_index,
         "key": tree.key,
@@ -220,8 +221,8 @@ def _evaluations(runs: Sequence[Run]) -> str:
 
 def _agents(run: Run) -> str:
     out = f"<h3>{escape(run.name)}</h3>"
-    rows = [a.row() for a in stats.agent_stats(run) if a.nodes or not run.trees]
-    if run.trees and rows:
+    rows = stats.agent_rows(run)
+    if rows:
         out += "<h4>From the trees</h4>" + table(list(rows[0]), rows)
     summary_rows = stats.summary_agents(run.summary)
     if summary_rows:

@@ -1,8 +1,8 @@
-"""Read a run directory (docs/training.md, "Run directory"): config.yaml, metrics.jsonl, metrics.json, trees/*.jsonl
-and its evaluations (eval.json, evals/step_*/eval.json).
+"""Read a run directory (its layout: mars2.rundir): config.yaml, metrics.jsonl, metrics.json,
+trees/*.jsonl and its evaluations (eval.json, evals/step_*/eval.json).
 
 Everything a report shows comes from these files; a missing or corrupt one raises `UserError`
-naming the file (and the line, for JSONL).
+naming the file (and the line, for JSONL: mars2.jsonl's rule, a cut last line is skipped).
 """
 
 from __future__ import annotations
@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mars2 import jsonl
 from mars2.config import load_config, load_yaml, to_dict
 from mars2.credit.records import check_node_record
 from mars2.errors import UserError
 from mars2.evaluation import record as eval_record
+from mars2.rundir import RunDir
 from mars2.types import NodeRecord
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ class Tree:
     """One search tree: the nodes of one `tree_id` in one trees/*.jsonl file, in file order."""
 
     key: str  # "<file stem>/<tree_id>", unique within a run
-    source: str  # the file stem, e.g. "search" or "step_0003"
+    source: str  # the file stem, e.g. "search" or "step_000003"
     tree_id: str
     problem_id: str
     nodes: tuple[NodeRecord, ...]
@@ -42,12 +43,6 @@ class Tree:
         for kids in out.values():
             kids.sort(key=lambda n: n.node_id)
         return out
-
-    def best(self) -> NodeRecord | None:
-        """The Pass@1(MCTS) pick: the best public score, ties to the later node (docs/search.md, "Metrics")."""
-        if not self.nodes:
-            return None
-        return max(enumerate(self.nodes), key=lambda item: (item[1].score, item[0]))[1]
 
 
 @dataclass(frozen=True)
@@ -86,14 +81,11 @@ def load_run(path: str | Path, name: str | None = None) -> Run:
     root = Path(path)
     if not root.is_dir():
         raise UserError(f"run directory not found: {root}")
-    config, agent_names = _read_config(root / "config.yaml")
-    steps_file, summary_file, trees_dir = (
-        root / "metrics.jsonl",
-        root / "metrics.json",
-        root / "trees",
-    )
-    tree_files = sorted(trees_dir.glob("*.jsonl")) if trees_dir.is_dir() else []
-    eval_files = sorted(root.glob("eval*.json")) + sorted(root.glob("evals/step_*/eval*.json"))
+    run = RunDir(root)
+    config, agent_names = _read_config(run.config)
+    steps_file, summary_file = run.metrics, run.summary
+    tree_files = run.tree_files()
+    eval_files = run.eval_files()
     if not (steps_file.is_file() or summary_file.is_file() or tree_files or eval_files):
         raise UserError(
             f"{root}: nothing to report: no metrics.jsonl, metrics.json or trees/*.jsonl"
@@ -133,26 +125,6 @@ def _read_config(file: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
     return to_dict(config), names
 
 
-def _jsonl(file: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line. A final line cut short (a run still
-    writing) is skipped with a warning; any other bad line raises naming file and line."""
-    text = _read_text(file)
-    lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            if number == len(lines) and not text.endswith("\n"):
-                log.warning("%s:%d: skipping an incomplete last line", file, number)
-                return
-            raise UserError(f"{file}:{number}: not valid JSON ({err.msg})") from None
-        if not isinstance(record, dict):
-            raise UserError(f"{file}:{number}: expected a JSON object, got {type(record).__name__}")
-        yield number, record
-
-
 def _read_text(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
@@ -169,7 +141,7 @@ def _is_number(value: Any) -> bool:
 def read_steps(file: Path) -> list[dict[str, float]]:
     """metrics.jsonl: the numeric values of each line (others are ignored), each with `step`."""
     rows: list[dict[str, float]] = []
-    for number, record in _jsonl(file):
+    for number, record in jsonl.read(file):
         step = record.get("step")
         if not _is_number(step):
             raise UserError(f"{file}:{number}: field 'step' should be a number, got {step!r}")
@@ -193,7 +165,7 @@ def read_summary(file: Path) -> dict[str, Any]:
 def read_trees(file: Path) -> list[Tree]:
     """The trees of one trees/*.jsonl file, in order of first appearance; parents must exist."""
     nodes: dict[str, list[tuple[int, NodeRecord]]] = {}
-    for number, record in _jsonl(file):
+    for number, record in jsonl.read(file):
         node = check_node_record(record, f"{file}:{number}")
         nodes.setdefault(node.tree_id, []).append((number, node))
     trees = []

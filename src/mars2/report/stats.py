@@ -1,109 +1,57 @@
-"""Numbers a report shows: per-agent and per-tree statistics from the trees, evaluations with
-their 95% intervals, and run comparisons (paired over problems where two evaluations share a
-protocol)."""
+"""Numbers a report shows: per-agent and per-tree statistics from the trees (counted by
+`mars2.treesearch.metrics`), evaluations with their 95% intervals, and run comparisons (paired
+over problems where two evaluations share a protocol)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import fmean
 from typing import Any
 
 from mars2.errors import UserError
 from mars2.evaluation import record as eval_record
 from mars2.report.runs import Run, Tree
+from mars2.treesearch.metrics import agent_stats, summarize
 
 # Headline summary keys, shown first and in this order when present.
 HEADLINE = ("algo", "n_problems", "budget", "pass@1", "pass@1_mcts", "pass@n")
 
 
-@dataclass(frozen=True)
-class AgentStats:
-    """What one agent did across a run's trees."""
-
-    agent_id: int
-    name: str
-    nodes: int
-    share: float  # of all nodes
-    mean_score: float
-    pass_rate: float  # fraction of its nodes that pass the hidden tests
-    wins: int  # trees whose Pass@1(MCTS) pick it wrote
-    solved: int  # trees where it wrote at least one passing node
-    refinements: int  # its nodes that refine another node
-    refine_gain: float  # mean (score - parent score) over its refinements; nan if none
-    mean_response_len: float
-
-    def row(self) -> dict[str, Any]:
-        return {
-            "agent": self.name,
-            "nodes": self.nodes,
-            "share": self.share,
-            "mean score": self.mean_score,
-            "pass rate": self.pass_rate,
-            "wins": self.wins,
-            "trees solved": self.solved,
-            "refinements": self.refinements,
-            "refine gain": self.refine_gain,
-            "mean response len": self.mean_response_len,
+def agent_rows(run: Run) -> list[dict[str, Any]]:
+    """Per agent that wrote a node of the run's trees: what it did (`treesearch.metrics`)."""
+    return [
+        {
+            "agent": run.agent_name(a.agent_id),
+            "nodes": a.nodes,
+            "share": a.share,
+            "mean score": a.mean_score,
+            "pass rate": a.pass_rate,
+            "wins": a.wins,
+            "trees solved": a.solved,
+            "refinements": a.refinements,
+            "refine gain": a.refine_gain,
+            "mean response len": a.mean_response_len,
         }
-
-
-def agent_stats(run: Run) -> list[AgentStats]:
-    """One entry per agent of the config or of any tree (agents with no nodes get zeros)."""
-    total = sum(len(t.nodes) for t in run.trees)
-    winners = [best.agent_id for t in run.trees if (best := t.best()) is not None]
-    out = []
-    for agent_id in run.agent_ids():
-        mine = [n for t in run.trees for n in t.nodes if n.agent_id == agent_id]
-        gains = []
-        for tree in run.trees:
-            score = {n.node_id: n.score for n in tree.nodes}
-            gains += [
-                n.score - score[n.parent_id]
-                for n in tree.nodes
-                if n.agent_id == agent_id and n.parent_id is not None
-            ]
-        solved = sum(any(n.passed and n.agent_id == agent_id for n in t.nodes) for t in run.trees)
-        out.append(
-            AgentStats(
-                agent_id=agent_id,
-                name=run.agent_name(agent_id),
-                nodes=len(mine),
-                share=len(mine) / total if total else 0.0,
-                mean_score=_mean([n.score for n in mine]),
-                pass_rate=_mean([float(n.passed) for n in mine]),
-                wins=winners.count(agent_id),
-                solved=solved,
-                refinements=len(gains),
-                refine_gain=_mean(gains),
-                mean_response_len=_mean([float(n.response_len) for n in mine]),
-            )
-        )
-    return out
-
-
-def tree_shape(tree: Tree) -> tuple[int, float]:
-    """(max depth, mean children per expanded node, the root included)."""
-    children = tree.children()
-    depth = max((n.depth for n in tree.nodes), default=0)
-    return depth, _mean([float(len(kids)) for kids in children.values()])
+        for a in agent_stats([t.nodes for t in run.trees], run.agent_ids())
+        if a.nodes
+    ]
 
 
 def tree_summary(trees: Sequence[Tree]) -> dict[str, float]:
-    """Counts, shape and the tree-derived pass rates of docs/search.md, "Metrics" (hidden-test `passed`)."""
+    """Counts, shape and the tree-derived pass rates (`treesearch.metrics`: hidden-test
+    `passed`, the Pass@1(MCTS) pick)."""
     if not trees:
         return {}
-    shapes = [tree_shape(t) for t in trees]
-    picks = [t.best() for t in trees]
+    s = summarize([t.nodes for t in trees], agent_ids=())
     return {
-        "trees": float(len(trees)),
-        "nodes per tree": fmean(len(t.nodes) for t in trees),
-        "max depth": fmean(d for d, _ in shapes),
-        "branching": _mean([b for _, b in shapes]),
-        "best score": fmean(p.score for p in picks if p is not None),
-        "pass@1_mcts (trees)": fmean(float(p is not None and p.passed) for p in picks),
-        "pass@n (trees)": fmean(float(any(n.passed for n in t.nodes)) for t in trees),
+        "trees": float(s.trees),
+        "nodes per tree": s.mean_nodes,
+        "max depth": s.mean_max_depth,
+        "branching": s.mean_branching,
+        "best score": math.nan if s.mean_best_score is None else s.mean_best_score,
+        "pass@1_mcts (trees)": s.pass_at_1_mcts,
+        "pass@n (trees)": s.pass_at_n,
     }
 
 
@@ -201,10 +149,6 @@ def _flatten(data: Any, prefix: str = "") -> dict[str, str]:
             out.update(_flatten(value, f"{prefix}{i}."))
         return out
     return {prefix.rstrip("."): repr(data) if not isinstance(data, str) else data}
-
-
-def _mean(values: Sequence[float]) -> float:
-    return fmean(values) if values else math.nan
 
 
 def eval_rows(run: Run) -> list[dict[str, Any]]:

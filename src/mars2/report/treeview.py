@@ -10,6 +10,7 @@ from html import escape
 from typing import Literal
 
 from mars2.report.runs import Run, Tree
+from mars2.treesearch import metrics
 
 ColorBy = Literal["score", "agent"]
 
@@ -87,7 +88,7 @@ def tree_svg(tree: Tree, run: Run, color_by: ColorBy = "score") -> str:
         x, d = pos[node_id]
         return x0 + x * DX, MARGIN + 20 + d * DY
 
-    best = tree.best()
+    best = metrics.best(tree.nodes)
     title = f"{tree.problem_id} ({tree.source}) — {len(tree.nodes)} nodes"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
@@ -183,7 +184,7 @@ def tree_png(tree: Tree, run: Run, color_by: ColorBy = "score", dpi: int = 150) 
     edges = ["#111" if n.passed else "white" for n in tree.nodes]
     widths = [2.5 if n.passed else 1.0 for n in tree.nodes]
     ax.scatter(xs, ds, s=140, c=colors, edgecolors=edges, linewidths=widths, zorder=3)
-    best = tree.best()
+    best = metrics.best(tree.nodes)
     if best is not None:
         bx, bd = pos[best.node_id]
         ax.scatter([bx], [bd], s=420, facecolors="none", edgecolors="#111", zorder=2)

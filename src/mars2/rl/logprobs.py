@@ -7,11 +7,15 @@ passes `positions`: the LM head is then never applied to the prompt), and apply 
 the log-softmax to `chunk_size` of them at a time. Under autograd each chunk is checkpointed, so
 only hidden states are kept for backward and a chunk's logits are recomputed there: neither the
 forward nor the backward ever holds more than one chunk of logits.
+
+`packed_logprobs` computes the same values for a list of samples without padding and with each
+shared prompt computed once (the learner's default where `packable(model)`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -96,14 +100,137 @@ def token_logprobs(
     if positions is not None:
         wanted = wanted & positions.bool()
     picked_states, targets = states[wanted], input_ids[:, 1:][wanted]  # [N, H], [N]
+    logp = torch.zeros(wanted.shape, dtype=torch.float32, device=states.device)
+    if targets.numel() == 0:
+        return logp
+    return logp.masked_scatter(wanted, _score(fn, picked_states, targets, chunk_size))
+
+
+def _score(fn: Callable[..., Tensor], states: Tensor, targets: Tensor, chunk_size: int) -> Tensor:
+    """`fn` (LM head + log-softmax) over `chunk_size` rows of [N, H] states at a time: [N] fp32.
+    Under autograd each chunk is checkpointed: its logits are recomputed in backward."""
     chunks = []
     for start in range(0, targets.shape[0], chunk_size):
-        s, t = picked_states[start : start + chunk_size], targets[start : start + chunk_size]
+        s, t = states[start : start + chunk_size], targets[start : start + chunk_size]
         if torch.is_grad_enabled() and s.requires_grad:
             chunks.append(checkpoint(fn, s, t, use_reentrant=False))
         else:
             chunks.append(fn(s, t))
-    logp = torch.zeros(wanted.shape, dtype=torch.float32, device=states.device)
-    if not chunks:
-        return logp
-    return logp.masked_scatter(wanted, torch.cat(chunks))
+    return torch.cat(chunks)
+
+
+def packable(model: nn.Module) -> str | None:
+    """Why `packed_logprobs` cannot run `model` (None: it can). Packing hands the decoder a
+    custom 4D mask and position ids: the attention must apply the mask as given (sdpa, eager;
+    flash-attention kernels take no such mask) to every layer (no sliding-window layers, whose
+    own window the mask would override)."""
+    parts = _decoder_and_head(model)
+    if parts is None:
+        return "the logits are not lm_head(hidden states)"
+    config = getattr(model, "config", None)
+    attention = getattr(config, "_attn_implementation", None)
+    if attention not in ("sdpa", "eager"):
+        return f"attention implementation {attention!r} (packing needs sdpa or eager)"
+    layer_types = set(getattr(config, "layer_types", None) or ["full_attention"])
+    sliding = getattr(config, "sliding_window", None) is not None and getattr(
+        config, "use_sliding_window", True
+    )
+    if layer_types != {"full_attention"} or sliding:
+        return "sliding-window attention"
+    return None
+
+
+def pack(prompts: Sequence[Sequence[int]], responses: Sequence[Sequence[int]]) -> Pack:
+    """Lay samples out as one packed sequence (see `packed_logprobs`)."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i, prompt in enumerate(prompts):
+        groups.setdefault(tuple(prompt), []).append(i)
+    tokens: list[int] = []
+    positions: list[int] = []
+    group_of: list[int] = []  # per token: its prompt group
+    response_of: list[int] = []  # per token: 0 on a prompt, else 1 + the sample's index
+    scorer: list[list[int]] = [[] for _ in prompts]  # per sample: the index predicting each token
+    for g, (prompt, members) in enumerate(groups.items()):
+        last = len(tokens) + len(prompt) - 1  # the prompt's last token predicts a response's first
+        tokens += prompt
+        positions += range(len(prompt))
+        group_of += [g] * len(prompt)
+        response_of += [0] * len(prompt)
+        for i in members:
+            start, n = len(tokens), len(responses[i])
+            scorer[i] = [last, *range(start, start + n - 1)] if n else []
+            tokens += responses[i]
+            positions += range(len(prompt), len(prompt) + n)
+            group_of += [g] * n
+            response_of += [1 + i] * n
+    return Pack(tokens, positions, group_of, response_of, [k for row in scorer for k in row])
+
+
+@dataclass(frozen=True)
+class Pack:
+    """One packed sequence: per position its token, position id, prompt group and response (0 on
+    a prompt, else 1 + the sample's index); `scorer`: for each (sample, response token) in
+    sample order, the position whose output predicts that token."""
+
+    tokens: list[int]
+    positions: list[int]
+    group_of: list[int]
+    response_of: list[int]
+    scorer: list[int]
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def mask(self, device: torch.device) -> Tensor:
+        """[N, N] bool, True where query i may attend to key j: causal, within one prompt group,
+        and to the prompt or to the query's own response."""
+        n = len(self.tokens)
+        group = torch.tensor(self.group_of, device=device)
+        response = torch.tensor(self.response_of, device=device)
+        index = torch.arange(n, device=device)
+        causal = index[:, None] >= index[None, :]
+        same_group = group[:, None] == group[None, :]
+        visible = (response[None, :] == 0) | (response[:, None] == response[None, :])
+        return causal & same_group & visible
+
+
+def packed_logprobs(
+    model: nn.Module,
+    prompts: Sequence[Sequence[int]],
+    responses: Sequence[Sequence[int]],
+    *,
+    temperature: float = 1.0,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> Tensor:
+    """log p of every response token given its prompt, samples in order: [sum of response
+    lengths], fp32. The same values as `token_logprobs` on the padded batch, for less compute:
+    samples with one prompt (a GRPO group, a tree's fresh attempts) share one copy of it, and
+    everything goes in ONE sequence without padding, [prompt A, response A1, response A2, ...,
+    prompt B, ...], with a mask that lets each response see its prompt and itself (causally)
+    and position ids that continue each response from its prompt's end. Keys and values of a
+    position depend only on what it sees, so a shared prompt's are exactly those each sample
+    would compute alone; its gradient sums the samples' contributions. `packable(model)` says
+    whether the model takes such a mask."""
+    if temperature <= 0:
+        raise ValueError(f"temperature must be > 0, got {temperature}")
+    parts = _decoder_and_head(model)
+    assert parts is not None, "packed_logprobs on a model packable() refuses"
+    device = next(model.parameters()).device
+    packed = pack(prompts, responses)
+    if not packed.scorer:
+        return torch.zeros(0, dtype=torch.float32, device=device)
+    allowed = packed.mask(device)
+    if getattr(model.config, "_attn_implementation", None) == "eager":  # an additive mask
+        dtype = next(model.parameters()).dtype
+        allowed = torch.zeros(allowed.shape, dtype=dtype, device=device).masked_fill(
+            ~allowed, torch.finfo(dtype).min
+        )
+    hidden = parts[0](
+        input_ids=torch.tensor([packed.tokens], device=device),
+        attention_mask=allowed[None, None],  # [1, 1, N, N]: used as given
+        position_ids=torch.tensor([packed.positions], device=device),
+        use_cache=False,
+    ).last_hidden_state[0]  # [N, H]
+    targets = torch.tensor([t for r in responses for t in r], device=device)
+    states = hidden[torch.tensor(packed.scorer, device=device)]  # [M, H]
+    return _score(_chunk_logprobs(parts[1], temperature), states, targets, chunk_size)

@@ -1,6 +1,6 @@
 """Atomic checkpoints: each agent's weights as safetensors, apart from the resume state.
 
-Layout of one checkpoint, `RUN/checkpoints/step_NNNNNN/`:
+Layout of one checkpoint, `RUN/checkpoints/step_NNNNNN/` (the run's paths: mars2.rundir):
 
     trainer.pt              step, data cursor, RNG states, each learner's scheduler and RNG,
                             which agents share weights (small)
@@ -35,6 +35,7 @@ import numpy as np
 import torch
 
 from mars2.errors import UserError
+from mars2.rundir import STEP_GLOB, RunDir, step_name, step_of
 
 FORMAT = 2
 TRAINER_FILE = "trainer.pt"
@@ -86,10 +87,6 @@ def set_rng_state(state: dict[str, Any]) -> None:
     random.setstate(state["python"])
     np.random.set_state(state["numpy"])
     torch.set_rng_state(state["torch"])
-
-
-def step_name(step: int) -> str:
-    return f"step_{step:06d}"
 
 
 # ---------------------------------------------------------------- weights folders
@@ -148,7 +145,7 @@ def save(run_dir: Path, step: int, state: dict[str, Any], keep: int = 2) -> Path
     `state["learners"]` maps the name of each set of trained weights to its learner's state
     (`Learner.state_dict()`) plus `base`, the base model's folder (or None).
     """
-    folder = run_dir / "checkpoints"
+    folder = RunDir(run_dir).checkpoints_dir
     folder.mkdir(parents=True, exist_ok=True)
     _remove_leftovers(folder)
     name = step_name(step)
@@ -178,17 +175,14 @@ def save(run_dir: Path, step: int, state: dict[str, Any], keep: int = 2) -> Path
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    _atomic_write(folder / "latest", lambda handle: handle.write(name.encode()))
+    _atomic_write(RunDir(run_dir).latest_pointer, lambda handle: handle.write(name.encode()))
     prune(run_dir, keep)
     return target
 
 
 def checkpoints(run_dir: Path) -> list[Path]:
     """The complete checkpoints of a run, oldest first."""
-    folder = run_dir / "checkpoints"
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.glob("step_*") if p.is_dir() and (p / TRAINER_FILE).is_file())
+    return [p for p in RunDir(run_dir).checkpoint_dirs() if (p / TRAINER_FILE).is_file()]
 
 
 def prune(run_dir: Path, keep: int) -> None:
@@ -214,7 +208,7 @@ def _remove(path: Path) -> None:
 
 def _remove_leftovers(folder: Path) -> None:
     """Temporary and half-deleted folders of a run killed while saving or pruning."""
-    for item in folder.glob(".step_*"):
+    for item in folder.glob(f".{STEP_GLOB}"):
         if item.is_dir():
             shutil.rmtree(item, ignore_errors=True)
 
@@ -232,7 +226,7 @@ def _legacy_error(path: Path) -> UserError:
 
 def latest(run_dir: Path) -> Path | None:
     """The checkpoint `checkpoints/latest` names, or None when there is none yet."""
-    pointer = run_dir / "checkpoints" / "latest"
+    pointer = RunDir(run_dir).latest_pointer
     if not pointer.is_file():
         return None
     path = pointer.parent / pointer.read_text().strip()
@@ -243,7 +237,7 @@ def latest(run_dir: Path) -> Path | None:
 
 def check(path: Path) -> Path:
     """`path` itself, when it is a checkpoint this version reads; a clear error otherwise."""
-    if path.suffix == ".pt" or (path.is_file() and path.name.startswith("step_")):
+    if path.suffix == ".pt" or (path.is_file() and step_of(path.stem) is not None):
         raise _legacy_error(path)
     if not (path / TRAINER_FILE).is_file():
         raise UserError(f"{path}: not a checkpoint folder (no {TRAINER_FILE})")

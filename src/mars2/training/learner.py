@@ -25,6 +25,7 @@ from mars2 import seeds
 from mars2.agents.models import base_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
+from mars2.rl.logprobs import packable, packed_logprobs
 from mars2.types import Sample
 
 
@@ -128,6 +129,48 @@ def pad_batch(samples: Sequence[Sample], pad_id: int) -> tuple[torch.Tensor, ...
     return ids, attention, response, rollout
 
 
+def packed_micro_batches(samples: Sequence[Sample], budget: int) -> list[list[Sample]]:
+    """Split `samples` into micro-batches of at most `budget` packed tokens each, a shared prompt
+    counted once (`rl.packed_logprobs`): samples with one prompt stay together, in order of
+    their prompt's first appearance; a group larger than the budget is cut into parts that
+    each carry their own copy of the prompt. A single sample over the budget goes alone."""
+    groups: dict[tuple[int, ...], list[Sample]] = {}
+    for s in samples:
+        groups.setdefault(tuple(s.prompt_ids), []).append(s)
+    micros: list[list[Sample]] = []
+    current: list[Sample] = []
+    used = 0
+    for prompt, members in groups.items():
+        part: list[Sample] = []
+        cost = len(prompt)
+        for s in members:
+            if part and cost + len(s.response_ids) > budget:  # cut the group: a new prompt copy
+                micros, current, used = _place(micros, current, used, part, cost, budget)
+                part, cost = [], len(prompt)
+            part.append(s)
+            cost += len(s.response_ids)
+        micros, current, used = _place(micros, current, used, part, cost, budget)
+    if current:
+        micros.append(current)
+    return micros
+
+
+def _place(
+    micros: list[list[Sample]],
+    current: list[Sample],
+    used: int,
+    part: list[Sample],
+    cost: int,
+    budget: int,
+) -> tuple[list[list[Sample]], list[Sample], int]:
+    """Add `part` (one prompt group, `cost` packed tokens) to the open micro-batch, or close it
+    and open a new one when `part` does not fit."""
+    if current and used + cost > budget:
+        micros.append(current)
+        current, used = [], 0
+    return micros, current + part, used + cost
+
+
 class _LogpGap:
     """How far the engine's sampling log-probs are from the learner's for the same tokens under
     the weights the engine was synced to ("old", before this step's update): the mean
@@ -183,6 +226,8 @@ class Learner:
         if loss.kl_coef > 0 and agent.lora_rank == 0:
             self.ref = copy.deepcopy(model).eval().requires_grad_(False)
         self.model = make_trainable(model, agent, adapter, seed)
+        # Shared prompts computed once, no padding (rl.packed_logprobs) where the model allows
+        self.packing = train.micro_batch_tokens > 0 and packable(self.model) is None
         if train.activation_checkpointing:
             checkpoint_layers(self.model)
         self._activate()
@@ -218,22 +263,43 @@ class Learner:
         device: torch.device = next(self.model.parameters()).device
         return device
 
+    def _micro_batches(self, samples: Sequence[Sample]) -> list[list[Sample]]:
+        """The forward/backward passes of one mini-batch: packed up to `micro_batch_tokens`
+        tokens, or `micro_batch_size` padded samples when the model cannot be packed."""
+        if self.packing:
+            return packed_micro_batches(samples, self.train_config.micro_batch_tokens)
+        mb = self.train_config.micro_batch_size
+        return [list(samples[i : i + mb]) for i in range(0, len(samples), mb)]
+
+    def _forward(self, model: Any, micro: Sequence[Sample], mask: torch.Tensor) -> torch.Tensor:
+        """[b, T-1] log-probs of the micro-batch's response tokens under `model` in `pad_batch`'s
+        layout (`mask` marks the response tokens; other entries are 0). Never a [b, T, V]
+        logits tensor: the LM head runs on chunks of response positions only."""
+        mask = mask.to(self.device)
+        if self.packing:
+            values = packed_logprobs(
+                model,
+                [s.prompt_ids for s in micro],
+                [s.response_ids for s in micro],
+                temperature=self.agent.temperature,
+            )  # response tokens, sample by sample: the order masked_scatter fills
+            return torch.zeros(mask.shape, device=self.device).masked_scatter(mask.bool(), values)
+        ids, attention, _, _ = pad_batch(micro, self.pad_id)
+        return token_logprobs(
+            model,
+            ids.to(self.device),
+            attention.to(self.device),
+            temperature=self.agent.temperature,
+            positions=mask,  # no LM head on prompt tokens
+        )
+
     def _logprobs(self, model: Any, samples: Sequence[Sample], grad: bool) -> list[torch.Tensor]:
         """Per-micro-batch [b, T-1] log-probs of the samples' tokens under `model`."""
         out = []
-        mb = self.train_config.micro_batch_size
-        for i in range(0, len(samples), mb):
-            ids, attention, response, _ = pad_batch(samples[i : i + mb], self.pad_id)
+        for micro in self._micro_batches(samples):
+            _, _, mask, _ = pad_batch(micro, self.pad_id)
             with torch.set_grad_enabled(grad):
-                out.append(
-                    token_logprobs(
-                        model,
-                        ids.to(self.device),
-                        attention.to(self.device),
-                        temperature=self.agent.temperature,
-                        positions=response.to(self.device),  # no LM head on prompt tokens
-                    )
-                )
+                out.append(self._forward(model, micro, mask))
         return out
 
     def _reference_logprobs(self, samples: Sequence[Sample]) -> list[torch.Tensor] | None:
@@ -276,22 +342,14 @@ class Learner:
         old: list[torch.Tensor] | None,
         ref: list[torch.Tensor] | None,
     ) -> dict[str, float]:
-        mb = self.train_config.micro_batch_size
         n_tokens = sum(len(s.response_ids) for s in samples)
         self.optimizer.zero_grad(set_to_none=True)
         sums: dict[str, float] = {}
         loss_total = 0.0
         gap = _LogpGap()
-        for k, i in enumerate(range(0, len(samples), mb)):
-            micro = samples[i : i + mb]
-            ids, attention, mask, rollout = pad_batch(micro, self.pad_id)
-            logp = token_logprobs(  # chunked: never a [b, T, V] logits tensor
-                self.model,
-                ids.to(self.device),
-                attention.to(self.device),
-                temperature=self.agent.temperature,
-                positions=mask.to(self.device),  # no LM head on prompt tokens
-            )
+        for k, micro in enumerate(self._micro_batches(samples)):
+            _, _, mask, rollout = pad_batch(micro, self.pad_id)
+            logp = self._forward(self.model, micro, mask)
             gap.add(logp.detach() if old is None else old[k], rollout, mask)
             advantages = torch.tensor([s.advantage for s in micro], dtype=torch.float32)
             loss, stats = policy_loss(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Any
 
+from mars2 import jsonl
 from mars2.errors import UserError
+from mars2.rundir import RunDir
 
 log = logging.getLogger(__name__)
 
@@ -18,12 +19,13 @@ class MetricsLogger:
     def __init__(
         self, run_dir: Path, *, tensorboard: bool = True, wandb_project: str | None = None
     ) -> None:
-        self.path = run_dir / "metrics.jsonl"
+        run = RunDir(run_dir)
+        self.path = run.metrics
         self.writer = None
         if tensorboard:
             from torch.utils.tensorboard import SummaryWriter
 
-            self.writer = SummaryWriter(str(run_dir / "tensorboard"))
+            self.writer = SummaryWriter(str(run.tensorboard))
         self.wandb = None
         if wandb_project:
             try:
@@ -40,13 +42,11 @@ class MetricsLogger:
         before its first checkpoint (evaluated again), so no step appears twice."""
         if not self.path.is_file():
             return
-        keep = [line for line, row in read_rows(self.path) if row.get("step", -1) < step]
-        self.path.write_text("".join(f"{line}\n" for line in keep))
+        jsonl.write(self.path, [row for row in read_rows(self.path) if row.get("step", -1) < step])
 
     def log(self, metrics: dict[str, Any]) -> None:
         step = int(metrics["step"])
-        with open(self.path, "a") as handle:
-            handle.write(json.dumps(metrics) + "\n")
+        jsonl.append(self.path, [metrics])
         numbers = {
             k: float(v)
             for k, v in metrics.items()
@@ -66,38 +66,11 @@ class MetricsLogger:
             self.wandb.finish()
 
 
-def read_rows(path: Path, *, warn: bool = True) -> list[tuple[str, dict[str, Any]]]:
-    """Every line of a metrics.jsonl with its object (none when the file does not exist). A last line that does not parse is
-    what a kill while writing it leaves: it is dropped with a warning (its step is redone).
-    Any other bad line is a UserError naming the file and the line. `warn=False`: check only
+def read_rows(path: Path, *, warn: bool = True) -> list[dict[str, Any]]:
+    """The objects of a metrics.jsonl (none when the file does not exist), under the rule of
+    `mars2.jsonl`: a cut last line (a kill while writing it) is skipped with a warning, its step
+    is redone; any other bad line is a UserError naming file and line. `warn=False`: check only
     (the warning comes when the lines are rewritten)."""
     if not path.is_file():
         return []
-    lines = [(n, line) for n, line in enumerate(path.read_text().splitlines(), 1)]
-    lines = [(n, line) for n, line in lines if line.strip()]
-    rows = []
-    for index, (number, line) in enumerate(lines):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            if index == len(lines) - 1:
-                if not warn:
-                    break
-                log.warning(
-                    "%s:%d: the last line is cut off (%s; the run was killed while "
-                    "writing it?): dropped, its step is redone",
-                    path,
-                    number,
-                    err.msg,
-                )
-                break
-            raise UserError(
-                f"{path}:{number}: not a JSON object ({err.msg}); only the last line "
-                "may be cut off by a kill. Fix or remove this line, then --resume again"
-            ) from None
-        if not isinstance(row, dict):
-            raise UserError(
-                f"{path}:{number}: expected a JSON object per line, got {type(row).__name__}"
-            )
-        rows.append((line, row))
-    return rows
+    return [row for _, row in jsonl.read(path, warn=warn)]

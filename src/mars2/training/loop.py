@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mars2 import seeds
+from mars2 import jsonl, seeds
 from mars2.config import Config, SearchConfig
 from mars2.credit import assign_credit, filter_groups
 from mars2.errors import InfraError, UserError
@@ -26,11 +26,13 @@ from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
 from mars2.problems.sets import warn_no_hidden
 from mars2.rollout import Orchestrator, TreeResult
+from mars2.rollout.collapse import distinct_programs, policy_figures
 from mars2.rollout.orchestrator import Executor
-from mars2.rollout.summary import distinct_programs, policy_figures, summarize
+from mars2.rundir import RunDir, step_name
 from mars2.training import checkpoint
 from mars2.training.logger import MetricsLogger
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
+from mars2.treesearch.metrics import independent_attempts, summarize
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -109,6 +111,7 @@ class Trainer:
     def __init__(self, config: Config, run_dir: Path, placement: Placement | None = None) -> None:
         self.config = config
         self.run_dir = run_dir
+        self.run = RunDir(run_dir)
         self.names = [config.agent_name(i) for i in range(len(config.agents))]
         for agent in config.agents:
             if agent.trainable and agent.backend == "openai":
@@ -167,13 +170,17 @@ class Trainer:
 
         # 4. log
         records = [r for result in results for r in result.records]
-        summary = summarize(results, self.names)
+        summary = summarize(
+            [r.records for r in results],
+            range(len(self.names)),
+            independent_attempts(orchestrator.search.algo),
+        )
         stats = orchestrator.stats
         metrics.update(
             {
                 "train/reward/mean": _mean([r.reward for r in records]),
                 "train/pass_rate": _mean([float(r.passed) for r in records]),
-                "train/pass@n": summary["pass@n"],
+                "train/pass@n": summary.pass_at_n,
                 "train/public_only_pass": sum(r.public_only_pass for r in records),
                 "train/distinct_programs": distinct_programs(records),
                 "train/nodes": len(records),
@@ -193,7 +200,7 @@ class Trainer:
         for agent_id, name in enumerate(self.names):
             written = [r for r in records if r.agent_id == agent_id]
             metrics[f"train/reward/{name}"] = _mean([r.reward for r in written])
-            metrics[f"train/share/{name}"] = summary["agents"][name]["share"]
+            metrics[f"train/share/{name}"] = summary.agents[agent_id].share
             metrics[f"train/truncated/{name}"] = _mean([float(r.truncated) for r in written])
             for key, value in policy_figures(results, agent_id).items():
                 metrics[f"train/{key}/{name}"] = value
@@ -294,14 +301,11 @@ class Trainer:
     def _save_trees(self, results: Sequence[TreeResult], step: int) -> None:
         if not self.config.output.save_trees:
             return
-        import json
-
-        folder = self.run_dir / "trees"
-        folder.mkdir(exist_ok=True)
-        with open(folder / f"step_{step:05d}.jsonl", "w") as handle:
-            for result in results:
-                for record in result.records:
-                    handle.write(json.dumps(record.to_json()) + "\n")
+        path = self.run.trees(step)
+        for old in self.run.tree_files_of(step):  # a redone step of an older run: 5 digits
+            if old != path:
+                old.unlink()
+        jsonl.write(path, [r.to_json() for result in results for r in result.records])
 
     def evaluate(
         self, sandbox: Executor, loop: asyncio.AbstractEventLoop, *, each_agent: bool = False
@@ -310,7 +314,7 @@ class Trainer:
         `eval/pass@1_lo`, `eval/pass@1_hi`, ... for the team and, with `each_agent` and several
         agents, `eval/<agent>/...` for each agent alone. Writes evals/step_<N>/eval.json (and
         eval-<agent>.json) with the trees beside them."""
-        folder = self.run_dir / "evals" / f"step_{self.step:06d}"
+        label = step_name(self.step)
         ids = list(range(len(self.names)))
         teams = [("", ids)] + ([(n, [i]) for i, n in enumerate(self.names)] if each_agent else [])
         out: dict[str, float] = {}
@@ -320,11 +324,13 @@ class Trainer:
                     [self.policies[i] for i in members],
                     [self.config.agents[i] for i in members],
                     sandbox,
-                    label=folder.name,
+                    label=label,
                 )
             )
-            suffix = f"-{name}" if name else ""
-            evaluation.write(folder / f"eval{suffix}.json", folder / f"trees{suffix}.jsonl")
+            evaluation.write(
+                self.run.step_eval(self.step, name or None),
+                self.run.step_eval_trees(self.step, name or None),
+            )
             out.update(flat_metrics(evaluation.eval_json, f"eval/{name}/" if name else "eval/"))
             if not name:
                 out["eval/refined_share"] = evaluation.eval_json["trees"]["refined_share"]

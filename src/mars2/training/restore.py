@@ -17,6 +17,7 @@ from typing import Any
 from mars2.agents import load_model
 from mars2.config import Config
 from mars2.errors import UserError
+from mars2.rundir import RunDir
 from mars2.training import checkpoint
 
 
@@ -27,7 +28,7 @@ def checkpoint_path(run_dir: Path, step: int | None) -> Path:
         if path is None:
             raise UserError(f"{run_dir}: no checkpoint found under checkpoints/")
         return path
-    path = run_dir / "checkpoints" / checkpoint.step_name(step)
+    path = RunDir(run_dir).checkpoint(step)
     if path.with_suffix(".pt").is_file():
         return checkpoint.check(path.with_suffix(".pt"))  # an old .pt checkpoint: a clear error
     if not path.is_dir():

@@ -21,6 +21,9 @@ class Algorithm(ABC):
     serve any number of trees, and the trees can be pickled between any two calls."""
 
     name: ClassVar[str] = ""
+    # True when the algorithm asks for fresh attempts whatever the scores, so each one is an
+    # unbiased sample for pass@1 (`treesearch.metrics.attempts`); an adaptive search is False.
+    independent_attempts: ClassVar[bool] = False
 
     def __init__(self, config: SearchConfig, n_agents: int) -> None:
         if n_agents < 1:

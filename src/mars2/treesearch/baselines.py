@@ -14,6 +14,7 @@ class Sampling(Algorithm):
     """`sampling`: every node is a fresh attempt from the root (vanilla best-of-N)."""
 
     name = "sampling"
+    independent_attempts = True
 
     def _select_parent(self, state: TreeState) -> int:
         return ROOT

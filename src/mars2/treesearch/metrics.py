@@ -1,20 +1,27 @@
-"""Search metrics (docs/search.md, "Metrics"): unbiased pass@k, Pass@1(MCTS), Pass@N, per-agent and per-tree
-statistics over finished trees.
+"""Statistics of finished trees, each rule written once: the Pass@1(MCTS) pick, the fresh
+attempts behind pass@1 and the unbiased pass@k, Pass@N, tree shape and per-agent figures.
 
-A node's hidden-test verdict is `node.payload.passed`; a node without one counts as not passed.
+Everything works on plain node records (`NodeRecord`, the lines of trees/*.jsonl), so a tree
+just searched (`TreeResult.records`) and a tree read back from a file give the same numbers.
+Search (`mars2 search`), evaluation, training summaries, calibration and the report all count
+through this module. A node's verdict is `passed`: it passes every test, public and hidden; its
+`score` is the public fraction that steers the search and the pick.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from statistics import fmean
 from typing import Any
 
-from mars2.treesearch.tree import ROOT, Node, TreeState
+from mars2.registry import ALGORITHMS
+from mars2.types import NodeRecord
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
-    """Unbiased pass@k from n samples of which c pass: 1 - C(n-c, k) / C(n, k)."""
+    """Unbiased pass@k from n samples of which c pass: 1 - C(n-c, k) / C(n, k) (c/n for k=1, up
+    to rounding)."""
     if not 0 <= c <= n or not 1 <= k <= n:
         raise ValueError(f"pass_at_k needs 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
     if n - c < k:
@@ -25,80 +32,162 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - miss
 
 
-def passed(node: Node) -> bool:
-    return node.payload is not None and bool(node.payload.passed)
+def best(nodes: Iterable[NodeRecord]) -> NodeRecord | None:
+    """The Pass@1(MCTS) pick: the node with the best public score, ties to the later node (the
+    higher node id, i.e. creation order). None for a tree without nodes."""
+    return max(nodes, key=lambda n: (n.score, n.node_id), default=None)
 
 
-def best_node(state: TreeState) -> Node | None:
-    """The node with the best public score; ties go to the later node (creation order)."""
-    best: Node | None = None
-    for node in state.nodes.values():
-        if node.score is None:
-            continue
-        if best is None or best.score is None or node.score >= best.score:
-            best = node
-    return best
+def independent_attempts(algo: str) -> bool:
+    """Whether every fresh attempt of a tree grown by the algorithm `algo` is an unbiased sample
+    (its `Algorithm.independent_attempts`; among the built-in ones only `sampling`)."""
+    return bool(getattr(ALGORITHMS.get(algo), "independent_attempts", False))
 
 
-@dataclass
-class AgentStats:
-    """One agent in one tree or summed over trees. `wins`: trees whose best node it wrote."""
+def attempts(nodes: Iterable[NodeRecord], independent: bool = False) -> list[NodeRecord]:
+    """The fresh attempts that pass@1 and pass@k count: unbiased samples of the agents at the
+    generate prompt.
 
-    nodes: int = 0
-    share: float = 0.0
-    mean_score: float | None = None
-    wins: int = 0
-    passed: int = 0
+    The first node of every tree is one (the search has nothing to refine yet). Later children
+    of the root count only when the search asks for them whatever the scores (`independent`,
+    see `independent_attempts`: with `sampling` every node is one). Whether an adaptive search
+    (AB-MCTS, best-first) asks for another fresh attempt depends on the earlier scores, so its
+    later root children are not a fair sample and counting them would bias pass@1."""
+    ordered = sorted(nodes, key=lambda n: n.node_id)
+    return [n for n in ordered if n.parent_id is None] if independent else ordered[:1]
 
 
-@dataclass
+def by_tree(records: Iterable[NodeRecord]) -> list[list[NodeRecord]]:
+    """The trees of a flat list of records (grouped by `tree_id`), in order of first appearance."""
+    trees: dict[str, list[NodeRecord]] = {}
+    for r in records:
+        trees.setdefault(r.tree_id, []).append(r)
+    return list(trees.values())
+
+
+@dataclass(frozen=True)
 class TreeStats:
-    """Shape of one tree. `branching`: mean number of children of nodes that have any (root
-    included); `root_children`: fresh attempts."""
+    """What one finished tree is and achieved. Shape: `nodes`, `max_depth` (1 for a child of the
+    root), `branching` (mean children of the nodes that have any, the root included). Outcome:
+    `attempts` / `attempts_passed` (the fresh attempts of `attempts()` and how many pass),
+    `pick` (the Pass@1(MCTS) node of `best()`), `any_passed` (Pass@N), `refined` (a node at
+    depth >= 2), `first_failed` (the first node fails), `public_only_pass` (nodes that pass
+    every public test but fail a hidden one: what gaming the public tests looks like)."""
 
     nodes: int
     max_depth: int
-    mean_depth: float
     branching: float
-    root_children: int
-    agents: list[AgentStats] = field(default_factory=list)
+    attempts: int
+    attempts_passed: int
+    pick: NodeRecord | None
+    any_passed: bool
+    refined: bool
+    first_failed: bool
+    public_only_pass: int
+
+    @property
+    def mcts_passed(self) -> bool:
+        """Pass@1(MCTS) of this tree: its pick passes."""
+        return self.pick is not None and self.pick.passed
+
+    @property
+    def pass_at_1(self) -> float:
+        """The tree's pass@1: the fraction of its fresh attempts that pass (0.0 without nodes)."""
+        return self.attempts_passed / self.attempts if self.attempts else 0.0
 
 
-def tree_stats(state: TreeState) -> TreeStats:
-    """Depth, branching and per-agent share / mean score / wins of one tree."""
-    nodes = list(state.nodes.values())
-    fanouts = [len(state.children.get(i, [])) for i in [ROOT, *state.nodes]]
-    inner = [f for f in fanouts if f > 0]
-    best = best_node(state)
-    agents = []
-    for agent in range(state.n_agents):
-        mine = [n for n in nodes if n.agent_id == agent]
-        scores = [n.score for n in mine if n.score is not None]
-        agents.append(
-            AgentStats(
-                nodes=len(mine),
-                share=len(mine) / len(nodes) if nodes else 0.0,
-                mean_score=sum(scores) / len(scores) if scores else None,
-                wins=int(best is not None and best.agent_id == agent),
-                passed=sum(passed(n) for n in mine),
-            )
-        )
+def tree_stats(nodes: Sequence[NodeRecord], independent: bool = False) -> TreeStats:
+    """Shape and outcome of one tree (`independent`: see `attempts`)."""
+    fanout: dict[int | None, int] = {}
+    for n in nodes:
+        fanout[n.parent_id] = fanout.get(n.parent_id, 0) + 1
+    fresh = attempts(nodes, independent)
+    first = min(nodes, key=lambda n: n.node_id, default=None)
     return TreeStats(
         nodes=len(nodes),
         max_depth=max((n.depth for n in nodes), default=0),
-        mean_depth=sum(n.depth for n in nodes) / len(nodes) if nodes else 0.0,
-        branching=sum(inner) / len(inner) if inner else 0.0,
-        root_children=len(state.children[ROOT]),
-        agents=agents,
+        branching=fmean(fanout.values()) if fanout else 0.0,
+        attempts=len(fresh),
+        attempts_passed=sum(n.passed for n in fresh),
+        pick=best(nodes),
+        any_passed=any(n.passed for n in nodes),
+        refined=any(n.depth >= 2 for n in nodes),
+        first_failed=first is not None and not first.passed,
+        public_only_pass=sum(n.public_only_pass for n in nodes),
     )
 
 
-@dataclass
+@dataclass(frozen=True)
+class AgentStats:
+    """What one agent wrote across trees. `share`: of all nodes; `passed`: its nodes that pass;
+    `wins`: trees whose Pass@1(MCTS) pick it wrote; `solved`: trees where it wrote a passing
+    node; `refinements`: its nodes that refine another node, `refine_gain` their mean score gain
+    over the parent. Means are None when there is nothing to average."""
+
+    agent_id: int
+    nodes: int
+    share: float
+    mean_score: float | None
+    passed: int
+    wins: int
+    solved: int
+    refinements: int
+    refine_gain: float | None
+    mean_response_len: float | None
+
+    @property
+    def pass_rate(self) -> float | None:
+        """The fraction of its nodes that pass."""
+        return self.passed / self.nodes if self.nodes else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The per-agent entry of metrics.json."""
+        return {name: getattr(self, name) for name in AGENT_JSON}
+
+
+# the fields of a per-agent entry of metrics.json, in order
+AGENT_JSON = ("nodes", "share", "mean_score", "wins", "passed")
+
+
+def agent_stats(
+    trees: Sequence[Sequence[NodeRecord]], agent_ids: Iterable[int]
+) -> list[AgentStats]:
+    """One entry per agent id in `agent_ids` (an agent with no nodes gets zeros and no means)."""
+    total = sum(len(t) for t in trees)
+    winners = [pick.agent_id for t in trees if (pick := best(t)) is not None]
+    out = []
+    for agent_id in agent_ids:
+        mine = [n for t in trees for n in t if n.agent_id == agent_id]
+        gains = []
+        for tree in trees:
+            score = {n.node_id: n.score for n in tree}
+            gains += [
+                n.score - score[n.parent_id]
+                for n in tree
+                if n.agent_id == agent_id and n.parent_id is not None
+            ]
+        out.append(
+            AgentStats(
+                agent_id=agent_id,
+                nodes=len(mine),
+                share=len(mine) / total if total else 0.0,
+                mean_score=_mean([n.score for n in mine]),
+                passed=sum(n.passed for n in mine),
+                wins=winners.count(agent_id),
+                solved=sum(any(n.passed and n.agent_id == agent_id for n in t) for t in trees),
+                refinements=len(gains),
+                refine_gain=_mean(gains),
+                mean_response_len=_mean([float(n.response_len) for n in mine]),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
 class SearchSummary:
-    """Aggregates over trees (one per problem). `pass_at_1`: the fraction of each tree's fresh
-    attempts (children of the root, samples of the generate prompt) that pass, i.e. the unbiased
-    pass@1 estimate c/n, averaged over trees; `pass_at_1_mcts`: the best-public-score node passes; `pass_at_n`: any
-    node passes."""
+    """Means over trees (0.0 without trees; a tree without nodes counts as failed): `pass_at_1` (the fraction of each
+    tree's fresh attempts that pass, `attempts`), `pass_at_1_mcts` (the pick passes), `pass_at_n`
+    (some node passes), shape, the picks' public score and per-agent totals."""
 
     trees: int
     pass_at_1: float
@@ -107,59 +196,37 @@ class SearchSummary:
     mean_nodes: float
     mean_max_depth: float
     mean_branching: float
+    mean_best_score: float | None
     agents: list[AgentStats]
 
-    def to_json(self) -> dict[str, Any]:
-        """The `metrics.json` keys (docs/search.md)."""
-        return {
-            "pass@1": self.pass_at_1,
-            "pass@1_mcts": self.pass_at_1_mcts,
-            "pass@n": self.pass_at_n,
-            "trees": self.trees,
-            "mean_nodes": self.mean_nodes,
-            "mean_max_depth": self.mean_max_depth,
-            "mean_branching": self.mean_branching,
-            "agents": [asdict(a) for a in self.agents],
-        }
 
-
-def summarize(states: Sequence[TreeState]) -> SearchSummary:
-    """Pass@1, Pass@1(MCTS), Pass@N and per-agent totals over trees (empty trees count as
-    failures)."""
-    if not states:
-        raise ValueError("summarize needs at least one tree")
-    n_agents = max(s.n_agents for s in states)
-    totals = [AgentStats() for _ in range(n_agents)]
-    score_sums = [0.0] * n_agents
-    p1 = mcts = any_pass = 0.0
-    stats = [tree_stats(s) for s in states]
-    for state, tree in zip(states, stats, strict=True):
-        nodes = list(state.nodes.values())
-        n_pass = sum(passed(n) for n in nodes)
-        fresh = [n for n in nodes if n.parent_id is None]
-        p1 += sum(passed(n) for n in fresh) / len(fresh) if fresh else 0.0
-        best = best_node(state)
-        mcts += best is not None and passed(best)
-        any_pass += n_pass > 0
-        for agent, one in enumerate(tree.agents):
-            totals[agent].nodes += one.nodes
-            totals[agent].wins += one.wins
-            totals[agent].passed += one.passed
-            score_sums[agent] += sum(
-                n.score for n in nodes if n.agent_id == agent and n.score is not None
-            )
-    all_nodes = sum(t.nodes for t in totals)
-    for agent, total in enumerate(totals):
-        total.share = total.nodes / all_nodes if all_nodes else 0.0
-        total.mean_score = score_sums[agent] / total.nodes if total.nodes else None
-    k = len(states)
+def summarize(
+    trees: Sequence[Sequence[NodeRecord]],
+    agent_ids: Iterable[int] | None = None,
+    independent: bool = False,
+) -> SearchSummary:
+    """Pass rates, shape and per-agent statistics of finished trees. `agent_ids`: whose
+    statistics (default: every agent that wrote a node); `independent`: see `attempts`."""
+    stats = [tree_stats(t, independent) for t in trees]
+    if agent_ids is None:
+        agent_ids = sorted({n.agent_id for t in trees for n in t})
+    picks = [s.pick for s in stats if s.pick is not None]
     return SearchSummary(
-        trees=k,
-        pass_at_1=p1 / k,
-        pass_at_1_mcts=mcts / k,
-        pass_at_n=any_pass / k,
-        mean_nodes=sum(t.nodes for t in stats) / k,
-        mean_max_depth=sum(t.max_depth for t in stats) / k,
-        mean_branching=sum(t.branching for t in stats) / k,
-        agents=totals,
+        trees=len(stats),
+        pass_at_1=_mean_or_0([s.pass_at_1 for s in stats]),
+        pass_at_1_mcts=_mean_or_0([float(s.mcts_passed) for s in stats]),
+        pass_at_n=_mean_or_0([float(s.any_passed) for s in stats]),
+        mean_nodes=_mean_or_0([float(s.nodes) for s in stats]),
+        mean_max_depth=_mean_or_0([float(s.max_depth) for s in stats]),
+        mean_branching=_mean_or_0([s.branching for s in stats]),
+        mean_best_score=_mean([p.score for p in picks]),
+        agents=agent_stats(trees, agent_ids),
     )
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return fmean(values) if values else None
+
+
+def _mean_or_0(values: Sequence[float]) -> float:
+    return fmean(values) if values else 0.0

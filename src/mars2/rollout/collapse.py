@@ -1,25 +1,14 @@
-"""Search metrics of finished trees in the `metrics.json` layout, and the signs of a collapsing
-policy: its sampling entropy, response length and how many distinct programs a tree holds."""
+"""Signs of a collapsing policy in finished trees: its sampling entropy, its response length and
+how many distinct programs a tree holds (the pass rates and the rest live in
+`mars2.treesearch.metrics`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from mars2.rollout.orchestrator import TreeResult
-from mars2.treesearch.metrics import summarize as summarize_states
+from mars2.treesearch.metrics import by_tree
 from mars2.types import NodeRecord
-
-
-def summarize(results: Sequence[TreeResult], agent_names: Sequence[str]) -> dict[str, Any]:
-    """`pass@1`, `pass@1_mcts`, `pass@n`, tree shape, and per-agent stats keyed by agent name."""
-    if not results:
-        return {"n_problems": 0, "pass@1": 0.0, "pass@1_mcts": 0.0, "pass@n": 0.0, "agents": {}}
-    summary = summarize_states([r.state for r in results]).to_json()
-    summary["n_problems"] = summary.pop("trees")
-    summary["nodes"] = sum(len(r.records) for r in results)
-    summary["agents"] = {agent_names[i]: a for i, a in enumerate(summary["agents"])}
-    return summary
 
 
 def program_key(code: str) -> str:
@@ -34,10 +23,9 @@ def distinct_programs(records: Sequence[NodeRecord]) -> float:
     policy collapsing onto one stub drives it to 1. Trees of one node (an evaluation's fresh
     attempts) are left out: their one program says nothing of diversity, and counting them
     would make the figure depend on how many fresh attempts the protocol asks for."""
-    trees: dict[str, list[str]] = {}
-    for r in records:
-        trees.setdefault(r.tree_id, []).append(program_key(r.code or ""))
-    counts = [len(set(programs)) for programs in trees.values() if len(programs) > 1]
+    counts = [
+        len({program_key(r.code or "") for r in tree}) for tree in by_tree(records) if len(tree) > 1
+    ]
     return sum(counts) / len(counts) if counts else 0.0
 
 

@@ -5,7 +5,7 @@ run in one process and on a local Ray cluster, which must write the same metrics
 Every run is `mars2 train --config configs/gpu-check.yaml` (every setting pinned; GRPO groups of 4
 samples and MARS² trees of 4 nodes on the same problems per step, the refill off: equal
 generation budgets, the same lr), changed only in train.mode, the dtype, the sizes below and,
-for the Ray run, dist.*. Each training run must log every step with no NaN, update the weights,
+for the Ray run, cluster.*. Each training run must log every step with no NaN, update the weights,
 and keep the engine's sampled log-probs close to the learner's for the weights it was synced to:
 mean |Δ log p| per token (`logp_diff/coder`) at most LOGP_DIFF_MAX (0.005 in float32, 0.05 in
 bfloat16) at every step: the weight-sync check, in --quick too (in float32, the default, one
@@ -134,10 +134,10 @@ def train_overrides(plan: Plan, mode: str, dtype: str, ray: bool = False) -> lis
     ]
     if ray:
         out += [
-            "dist.backend=ray",
-            "dist.gpus_per_learner=0.25",
-            "dist.gpus_per_engine=0.25",
-            "dist.sandbox_actors=1",
+            "cluster.backend=ray",
+            "cluster.gpus_per_learner=0.25",
+            "cluster.gpus_per_engine=0.25",
+            "cluster.sandbox_actors=1",
         ]
     return out
 

@@ -165,3 +165,16 @@ def test_default_agents_share_weights_and_say_how_to_change_one() -> None:
         load_config(None, ["agents.0.temperature=0.5"])
     alone = load_config(None, ["agents.0.temperature=0.5", "agents.1.share_with=null"])
     assert alone.weights_owner(1) == 1
+
+
+def test_the_old_dist_section_loads_as_cluster_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    file = tmp_path / "old.yaml"
+    file.write_text("dist:\n  backend: ray\n  sandbox_actors: 2\n")
+    with caplog.at_level("WARNING"):
+        config = load_config(file, ["dist.timeout_s=7"])
+    assert (config.cluster.backend, config.cluster.sandbox_actors) == ("ray", 2)
+    assert config.cluster.timeout_s == 7.0
+    assert "section dist is now cluster; please rename it" in caplog.text
+    assert "config key dist.timeout_s is now cluster.timeout_s; please rename it" in caplog.text

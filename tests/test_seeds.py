@@ -79,3 +79,14 @@ def test_seeds_are_pinned() -> None:
     assert seeds.data_order(0, 0) == 1805646188241388764
     assert seeds.node_request(5, 1) == 5513342511960638578
     assert seeds.adapter_init(0) == 6354210740113326599
+
+
+def test_named_derivations_keep_the_values_they_had_as_sums() -> None:
+    # Trees, learners and policies were seeded `first + i` / `config.seed + agent_id` in their
+    # own modules before seeds.py named these derivations; the names change no seeded output.
+    assert seeds.tree(seeds.rollout(0, 0, 0), 5) == 2489684887217373189  # 2489684887217373184 + 5
+    assert seeds.tree(seeds.evaluation(0), 0) == 4478944280778375168
+    assert seeds.learner(7, 0) == 7 and seeds.learner(7, 1) == 8
+    assert seeds.policy(7, 0) == 7 and seeds.policy(7, 2) == 9
+    # the debugger (agent 1) of seed 0 initialises its LoRA adapter as before
+    assert seeds.adapter_init(seeds.learner(0, 1)) == 6427486370982611558

@@ -4,10 +4,12 @@
     summary = mars2.search("bundled:basic-test", ["tiny-random"], budget=4, limit=2)
     config = mars2.load_config("configs/smoke.yaml", ["train.steps=1"])
     last = mars2.train(config, out="runs/mine")
+    last = mars2.train(resume="runs/mine", overrides=["train.steps=4"])  # continue it
     result = mars2.evaluate("runs/mine")
 
 Extension points are registries (mars2.registry): `register_reward`, `register_problem_set`,
-`register_backend`, `register_algorithm`. The CLI is a thin layer over these functions.
+`register_backend`, `register_algorithm`. The CLI is a thin layer over these functions: it parses
+arguments, prints and sets the exit code (`mars2 train --resume RUN` is `train(resume=RUN)`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mars2.config import AgentConfig, Config, dump_yaml, load_config
+from mars2.config import (
+    AgentConfig,
+    Config,
+    apply_overrides,
+    build,
+    dump_yaml,
+    load_config,
+    to_dict,
+)
 from mars2.errors import UserError
 from mars2.registry import ALGORITHMS, BACKENDS, PROBLEM_SETS, REWARDS
 from mars2.rundir import RunDir
@@ -27,6 +37,7 @@ from mars2.rundir import RunDir
 ROLES = ("coder", "debugger")
 
 __all__ = [
+    "TrainStart",
     "agents_for",
     "evaluate",
     "load_config",
@@ -141,26 +152,102 @@ def _with(
     return dataclasses.replace(config, search=search_config, eval=evaluation, agents=chosen)
 
 
+@dataclasses.dataclass(frozen=True)
+class TrainStart:
+    """What `train` tells its `on_start` hook once the run is built (models loaded, a resumed
+    run's checkpoint restored), before the first step."""
+
+    config: Config
+    out: Path  # the run directory
+    step: int  # steps already done: 0 for a new run
+    resumed_from: Path | None  # the checkpoint a resumed run continues from (None: none yet)
+
+
 def train(
     config: Config | str | Path | None = None,
     *,
     out: str | Path | None = None,
+    resume: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    on_start: Callable[[TrainStart], None] | None = None,
     on_step: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Run `mars2 train` on `config` (a Config or a YAML path; default: the main job) into `out`
-    (default `output.out`, else runs/train-<time>) and return the last value of every metric
-    (`eval/pass@1`, `train/reward/mean`, ...). `on_step` sees each metrics.jsonl line."""
+    """Run `mars2 train` on `config` (a Config or a YAML path; default: the main job) updated by
+    dotted `overrides`, into `out` (default `output.out`, else runs/train-<time>), and return the
+    last value of every metric (`eval/pass@1`, `train/reward/mean`, ...).
+
+    `resume=RUN_DIR` continues that run from its latest checkpoint (from step 0 when it has none
+    yet) with the run's own config.yaml and `overrides`; a `config` given too must be that config.
+    `on_start` sees the built run (`TrainStart`); `on_step` sees each metrics.jsonl line."""
     from mars2.cluster import make_placement
+    from mars2.training import checkpoint
     from mars2.training.loop import Trainer
 
+    if resume is None:
+        config = _train_config(config, overrides)
+        if out is not None:
+            config = dataclasses.replace(
+                config, output=dataclasses.replace(config.output, out=str(out))
+            )
+        folder, path = run_directory(config, "train"), None
+    else:
+        config, folder = _resumed(config, Path(resume), out, overrides)
+        path = checkpoint.latest(folder)
+    trainer = Trainer(config, folder, make_placement(config))
+    if path is not None:
+        trainer.load_state_dict(checkpoint.load(path))
+    if on_start is not None:
+        on_start(TrainStart(config, folder, trainer.step, path))
+    return trainer.fit(on_step)
+
+
+def _train_config(config: Config | str | Path | None, overrides: Sequence[str]) -> Config:
     if not isinstance(config, Config):
-        config = load_config(config)
-    if out is not None:
-        config = dataclasses.replace(
-            config, output=dataclasses.replace(config.output, out=str(out))
+        return load_config(config, list(overrides))
+    if not overrides:
+        return config
+    rebuilt: Config = build(Config, apply_overrides(to_dict(config), list(overrides)))
+    return rebuilt
+
+
+def _resumed(
+    config: Config | str | Path | None,
+    folder: Path,
+    out: str | Path | None,
+    overrides: Sequence[str],
+) -> tuple[Config, Path]:
+    """The config of the run in `folder` (its config.yaml, then `overrides`), checked against a
+    `config` the caller gave too; its metrics.jsonl checked before any model loads."""
+    from mars2.training.logger import read_rows
+
+    run = RunDir(folder)
+    if not run.config.is_file():
+        raise UserError(f"resume={folder}: no config.yaml there; is it a run directory?")
+    if out is not None and Path(out).resolve() != folder.resolve():
+        raise UserError(f"resume={folder} continues in that run directory; drop out={out}")
+    own = load_config(run.config, [*overrides, f"output.out={folder}"])
+    if config is not None:
+        given = _train_config(config, overrides)
+        given = dataclasses.replace(
+            given, output=dataclasses.replace(given.output, out=str(folder))
         )
-    folder = run_directory(config, "train")
-    return Trainer(config, folder, make_placement(config)).fit(on_step)
+        changed = _differences(to_dict(own), to_dict(given))
+        if changed:
+            raise UserError(
+                f"resume={folder}: the config given differs from the run's config.yaml in "
+                f"{', '.join(changed)}; resume with config=None, or change a setting with "
+                "overrides=[...]"
+            )
+    read_rows(run.metrics, warn=False)  # a bad line fails before models load
+    return own, run_directory(own, "train")
+
+
+def _differences(a: Any, b: Any, prefix: str = "") -> list[str]:
+    """The dotted keys at which two plain config mappings differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = sorted(set(a) | set(b))
+        return [d for k in keys for d in _differences(a.get(k), b.get(k), f"{prefix}{k}.")]
+    return [] if a == b else [prefix.rstrip(".")]
 
 
 def evaluate(
@@ -185,37 +272,14 @@ def evaluate(
     run_dir = Path(run)
     config = load_config(RunDir(run_dir).require_config(), list(overrides))
     names = [config.agent_name(i) for i in range(len(config.agents))]
-    chosen = list(range(len(names)))
-    if agents is not None:
-        unknown = [a for a in agents if a not in names]
-        if unknown:
-            raise UserError(
-                f"--agents {', '.join(unknown)}: no such agent in this run; agents: "
-                f"{', '.join(names)}"
-            )
-        chosen = [names.index(a) for a in agents]
+    chosen = _chosen(names, agents)
     load_problems(config.eval.problems, limit=config.eval.limit)  # a bad set fails before models
     if base:
         models, label = None, "base"
     else:
         path = checkpoint_path(run_dir, step)
         models, label = trained_models(config, path), path.name
-    # Only the chosen agents are evaluated; checkpoint weights follow their agent's new index.
-    # An agent chosen without its `share_with` partner keeps the partner's weights (`models`
-    # maps it to them; the base model is the same) and stands alone in the smaller team.
-    kept = {names[i] for i in chosen}
-    sub = dataclasses.replace(
-        config,
-        agents=tuple(
-            config.agents[i]
-            if config.agents[i].share_with in (None, *kept)
-            else dataclasses.replace(config.agents[i], share_with=None)
-            for i in chosen
-        ),
-    )
-    sub_models = (
-        None if models is None else {j: models[i] for j, i in enumerate(chosen) if i in models}
-    )
+    sub, sub_models = _team_of(config, chosen, models)
     sub_names = [names[i] for i in chosen]
     teams = [list(range(len(chosen)))]
     if agents is None and len(chosen) > 1 and config.eval.each_agent:
@@ -237,6 +301,40 @@ def evaluate(
             }
     folder.summary.write_text(json.dumps(result, indent=2) + "\n")
     return result
+
+
+def _chosen(names: list[str], agents: Sequence[str] | None) -> list[int]:
+    """The indices of the `agents` named (all agents when None), checked."""
+    if agents is None:
+        return list(range(len(names)))
+    unknown = [a for a in agents if a not in names]
+    if unknown:
+        raise UserError(
+            f"--agents {', '.join(unknown)}: no such agent in this run; agents: {', '.join(names)}"
+        )
+    return [names.index(a) for a in agents]
+
+
+def _team_of(
+    config: Config, chosen: list[int], models: dict[int, tuple[Any, Any]] | None
+) -> tuple[Config, dict[int, tuple[Any, Any]] | None]:
+    """The config and checkpoint models of the team of the `chosen` agents only: checkpoint
+    weights follow their agent's new index. An agent chosen without its `share_with` partner
+    keeps the partner's weights (`models` maps it to them; the base model is the same) and
+    stands alone in the smaller team."""
+    kept = {config.agent_name(i) for i in chosen}
+    sub = dataclasses.replace(
+        config,
+        agents=tuple(
+            config.agents[i]
+            if config.agents[i].share_with in (None, *kept)
+            else dataclasses.replace(config.agents[i], share_with=None)
+            for i in chosen
+        ),
+    )
+    if models is None:
+        return sub, None
+    return sub, {j: models[i] for j, i in enumerate(chosen) if i in models}
 
 
 def register_reward(name: str, fn: Callable[..., float] | None = None) -> Any:

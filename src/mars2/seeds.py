@@ -76,6 +76,26 @@ def evaluation(seed: int) -> int:
     return _block(Purpose.EVALUATION, seed)
 
 
+def tree(first: int, index: int) -> int:
+    """Tree `index` of a run of trees whose first tree is seeded `first` (a `rollout` or an
+    `evaluation` seed): `first + index`, which stays within the run's purpose and key for
+    index < 2**INDEX_BITS."""
+    return first + index
+
+
+def learner(seed: int, agent_id: int) -> int:
+    """The learner that trains agent `agent_id`'s weights (its sample order and, through
+    `adapter_init`, its LoRA initialisation): `seed + agent_id`. An engine that must hold the same
+    initial adapter derives it from the owning agent's learner seed."""
+    return seed + agent_id
+
+
+def policy(seed: int, agent_id: int) -> int:
+    """Agent `agent_id`'s generation Policy (a backend's fallback stream; every request a tree
+    makes carries its own `node_request` seed): `seed + agent_id`."""
+    return seed + agent_id
+
+
 def node_request(tree_seed: int, node_id: int) -> int:
     """The generation request that writes node `node_id` of a tree seeded `tree_seed`."""
     return _value(Purpose.NODE_REQUEST, tree_seed, node_id)
@@ -83,5 +103,5 @@ def node_request(tree_seed: int, node_id: int) -> int:
 
 def adapter_init(learner_seed: int) -> int:
     """The initialisation of a learner's LoRA adapter (its A matrices are random; B starts at
-    zero). `learner_seed` is the learner's own seed (config.seed + agent index)."""
+    zero). `learner_seed` is the learner's own seed (`learner`)."""
     return _value(Purpose.ADAPTER_INIT, learner_seed)

@@ -40,7 +40,7 @@ class TestCase:
 
 @dataclass(frozen=True)
 class Problem:
-    """A programming problem (design.md §10). Public tests steer the search and appear in
+    """A programming problem (docs/problems.md). Public tests steer the search and appear in
     refinement feedback; private (hidden) tests only score."""
 
     id: str
@@ -149,7 +149,7 @@ class Completion:
 
 @dataclass(frozen=True)
 class NodeRecord:
-    """One line of `trees/*.jsonl` (design.md §10). `parent_id` is None for a child of the root.
+    """One line of `trees/*.jsonl` (docs/training.md, "Run directory"). `parent_id` is None for a child of the root.
     `score` is the fraction of public tests passed (it steers the search and is all a prompt
     shows), `passed` whether the candidate passes every test (public and hidden),
     `pass_fraction` the share of all tests it passes, `reward` the raw training reward as

@@ -1,4 +1,4 @@
-"""Prompts: the generate and refine messages carry what design.md §4 says (and no hidden test);
+"""Prompts: the generate and refine messages carry what docs/search.md ("Prompts and code extraction") says (and no hidden test);
 unknown roles are user errors; code extraction picks the first Python block with fallbacks, so a
 response cut at its first closing fence and the same response continued grade alike."""
 

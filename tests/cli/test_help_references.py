@@ -1,4 +1,4 @@
-"""Help texts and docs cite only pages that ship in the repository: no `design.md` (it is not
+"""Help texts, docs and code cite only pages that ship in the repository: no `design.md` (it is not
 in the repository), and every `docs/X.md` a help text names exists."""
 
 from __future__ import annotations
@@ -35,4 +35,19 @@ def test_help_texts_cite_only_docs_that_exist() -> None:
 def test_docs_do_not_cite_design_md() -> None:
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     citing = [p.relative_to(ROOT) for p in pages if "design.md" in p.read_text()]
+    assert not citing, f"these cite design.md, which is not in the repository: {citing}"
+
+
+def test_code_does_not_cite_design_md() -> None:
+    # `design.md §N` and bare `§N` both pointed into a file that is not in the repository;
+    # dotted section numbers of published books (`§3.4.3.3`) are fine
+    cited = re.compile(r"design\.md|design §|§\d+\b(?!\.)")
+    files = [p for d in ("src", "tests", "bench", "scripts") for p in (ROOT / d).rglob("*.py")]
+    citing = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in files
+        if p != Path(__file__).resolve()
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if cited.search(line)
+    ]
     assert not citing, f"these cite design.md, which is not in the repository: {citing}"

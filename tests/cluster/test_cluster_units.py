@@ -12,7 +12,7 @@ import pytest
 from mars2.cluster import make_placement
 from mars2.cluster.proxies import _least_loaded
 from mars2.cluster.resources import agent_actors, check_fits, cpus_per_actor, engine_owner
-from mars2.config import Config, DistConfig, load_config
+from mars2.config import ClusterConfig, Config, load_config
 from mars2.errors import ConfigError, InfraError, UserError
 
 
@@ -30,7 +30,7 @@ def test_least_loaded_prefers_idle_engines_then_round_robin() -> None:
 )
 def test_dist_config_rejects_bad_values(field: str, value: float) -> None:
     with pytest.raises(ConfigError, match=field):
-        DistConfig(**{field: value})  # type: ignore[arg-type]
+        ClusterConfig(**{field: value})  # type: ignore[arg-type]
 
 
 def test_import_mars2_cluster_imports_neither_ray_nor_the_trainer() -> None:
@@ -45,7 +45,7 @@ def test_import_mars2_cluster_imports_neither_ray_nor_the_trainer() -> None:
 
 def test_ray_backend_without_ray_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
-    config = load_config(None, ["dist.backend=ray", "agents=[{model: tiny-random}]"])
+    config = load_config(None, ["cluster.backend=ray", "agents=[{model: tiny-random}]"])
     with pytest.raises(UserError, match=r"pip install 'mars2\[ray\]'"):
         make_placement(config)
 
@@ -62,8 +62,8 @@ def smoke(*overrides: str) -> Config:
     ("overrides", "nodes", "cpus"),
     [
         ((), ONE_NODE, 0.5),  # 2 learners + 2 engines share 2 CPUs
-        (("dist.sandbox_actors=1",), ONE_NODE, 0.4),
-        (("dist.engines_per_agent=2",), ONE_NODE, 0.33),  # floored to 0.01
+        (("cluster.sandbox_actors=1",), ONE_NODE, 0.4),
+        (("cluster.engines_per_agent=2",), ONE_NODE, 0.33),  # floored to 0.01
         ((), [{"CPU": 64.0}], 1.0),  # at most 1 each
         ((), [{"CPU": 1.0}, {"CPU": 1.0}], 0.5),
         ((), [{"CPU": 3.0}, {"CPU": 0.5}], 0.75),  # both agents' 2-actor bundles on the big node
@@ -75,7 +75,7 @@ def test_auto_cpus_fit_the_cluster(
 ) -> None:
     config = smoke(*overrides)
     total = {"CPU": sum(n["CPU"] for n in nodes)}
-    assert config.dist.cpus_per_actor == "auto"
+    assert config.cluster.cpus_per_actor == "auto"
     got = cpus_per_actor(config, total, nodes)
     assert got == pytest.approx(cpus)
     check_fits(config, got, total, nodes)  # what auto picks always fits
@@ -83,22 +83,22 @@ def test_auto_cpus_fit_the_cluster(
 
 def test_an_explicit_request_is_honoured_never_lowered() -> None:
     for value in (0.25, 1.0, 64.0):
-        config = smoke(f"dist.cpus_per_actor={value}")
+        config = smoke(f"cluster.cpus_per_actor={value}")
         assert cpus_per_actor(config, {"CPU": 2.0}, ONE_NODE) == value
 
 
 def test_a_request_above_the_cluster_total_names_resource_request_and_fix() -> None:
-    config = smoke("dist.cpus_per_actor=64")
+    config = smoke("cluster.cpus_per_actor=64")
     with pytest.raises(UserError) as err:
         check_fits(config, 64.0, {"CPU": 2.0}, ONE_NODE)
     text = str(err.value)
     assert "needs 256 CPU" in text and "has 2 CPU in all" in text
-    assert "dist.cpus_per_actor=64 x 4 actors (2 learners, 2 engines, 0 sandbox actors)" in text
-    assert "fix: dist.cpus_per_actor=auto" in text
+    assert "cluster.cpus_per_actor=64 x 4 actors (2 learners, 2 engines, 0 sandbox actors)" in text
+    assert "fix: cluster.cpus_per_actor=auto" in text
 
 
 def test_gpus_on_a_cpu_cluster_are_refused() -> None:
-    config = smoke("dist.gpus_per_learner=1")
+    config = smoke("cluster.gpus_per_learner=1")
     with pytest.raises(UserError, match=r"needs 2 GPU .*has 0 GPU in all.*gpus_per_learner"):
         check_fits(config, 0.5, {"CPU": 2.0}, ONE_NODE)
 
@@ -106,40 +106,40 @@ def test_gpus_on_a_cpu_cluster_are_refused() -> None:
 def test_a_bundle_larger_than_every_node_is_refused() -> None:
     # 1.5 CPUs fit the two nodes' total, but an agent's shared bundle (learner + engine) is one
     # node's worth: 2 x 0.75 > 1.
-    config = smoke("dist.cpus_per_actor=0.375")
+    config = smoke("cluster.cpus_per_actor=0.375")
     nodes = [{"CPU": 1.0}, {"CPU": 1.0}]
     check_fits(config, 0.375, {"CPU": 2.0}, nodes)  # 0.75 per bundle fits a node
     with pytest.raises(UserError, match=r"agent coder: .*needs 1.5 CPU on one node.*largest node"):
-        check_fits(smoke("dist.cpus_per_actor=0.75"), 0.75, {"CPU": 4.0}, nodes)
+        check_fits(smoke("cluster.cpus_per_actor=0.75"), 0.75, {"CPU": 4.0}, nodes)
 
 
 def test_auto_on_a_cluster_without_cpus_is_a_user_error() -> None:
     with pytest.raises(UserError, match="has 0 CPU for 4 actors"):
         cpus_per_actor(smoke(), {}, [{}])
     with pytest.raises(UserError, match="needs 2 GPU"):  # the GPUs, not the CPUs, are missing
-        cpus_per_actor(smoke("dist.gpus_per_engine=1"), {"CPU": 2.0}, ONE_NODE)
+        cpus_per_actor(smoke("cluster.gpus_per_engine=1"), {"CPU": 2.0}, ONE_NODE)
 
 
 def test_cpus_per_actor_accepts_auto_or_a_positive_number() -> None:
-    assert load_config(None, ["dist.cpus_per_actor=auto"]).dist.cpus_per_actor == "auto"
-    assert load_config(None, ["dist.cpus_per_actor=0.5"]).dist.cpus_per_actor == 0.5
+    assert load_config(None, ["cluster.cpus_per_actor=auto"]).cluster.cpus_per_actor == "auto"
+    assert load_config(None, ["cluster.cpus_per_actor=0.5"]).cluster.cpus_per_actor == 0.5
     with pytest.raises(ConfigError, match="allowed: auto; or expected a number"):
-        load_config(None, ["dist.cpus_per_actor=many"])
+        load_config(None, ["cluster.cpus_per_actor=many"])
 
 
 def test_agents_that_share_weights_share_the_learner_and_if_alike_the_engines() -> None:
     """The defaults (coder and debugger on one adapter, sampling alike): one learner, one engine
     for both. A debugger that samples differently gets engines of its own, no learner."""
-    default = load_config(None, ["dist.backend=ray"])
+    default = load_config(None, ["cluster.backend=ray"])
     assert [(a.agent_id, a.gpus) for a in agent_actors(default)] == [(0, (0.0, 0.0))]
     assert [engine_owner(default, i) for i in range(2)] == [0, 0]
     assert cpus_per_actor(default, {"CPU": 2.0}, ONE_NODE) == 1.0  # 1 learner + 1 engine
     with pytest.raises(UserError, match=r"x 2 actors \(1 learner, 1 engine, 0 sandbox actors\)"):
         check_fits(default, 64.0, {"CPU": 2.0}, ONE_NODE)
-    apart = load_config(None, ["dist.backend=ray", "agents.1.top_p=0.9"])
+    apart = load_config(None, ["cluster.backend=ray", "agents.1.top_p=0.9"])
     assert [engine_owner(apart, i) for i in range(2)] == [0, 1]
     gpus = load_config(
-        None, ["dist.gpus_per_learner=1", "dist.gpus_per_engine=1", "agents.1.top_p=0.9"]
+        None, ["cluster.gpus_per_learner=1", "cluster.gpus_per_engine=1", "agents.1.top_p=0.9"]
     )
     assert [(a.agent_id, a.gpus) for a in agent_actors(gpus)] == [(0, (1.0, 1.0)), (1, (1.0,))]
     shared = smoke("agents.0.lora_rank=8", "agents.1.lora_rank=8", "agents.1.share_with=coder")
@@ -158,4 +158,4 @@ def test_a_head_that_wants_a_token_is_named_with_the_fix(monkeypatch: pytest.Mon
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", refused)
     with pytest.raises(InfraError, match=r"cannot reach a Ray cluster.*RAY_AUTH_MODE=token"):
-        connect(DistConfig(backend="ray", address="10.0.0.1:6379"))
+        connect(ClusterConfig(backend="ray", address="10.0.0.1:6379"))

@@ -279,7 +279,7 @@ def test_runs_share_one_evaluation_protocol_and_equal_budgets() -> None:
         )
         configs = [load_config(config, overrides) for overrides in (grpo, mars2, on_ray)]
         assert configs[0].train.mode == "grpo" and configs[1].train.mode == "mcts"
-        assert configs[2].dist.backend == "ray" and configs[1].dist.backend == "local"
+        assert configs[2].cluster.backend == "ray" and configs[1].cluster.backend == "local"
         assert all(c.agents[0].backend == "vllm" and len(c.agents) == 1 for c in configs)
         assert protocol(configs[0]) == protocol(configs[1]) == protocol(configs[2])
         assert protocol(configs[0])["problems"] == "bundled:core-test"

@@ -1,7 +1,7 @@
-"""`mars2 train --config configs/smoke.yaml` on Ray as a user runs it: with `dist.backend=ray` alone
+"""`mars2 train --config configs/smoke.yaml` on Ray as a user runs it: with `cluster.backend=ray` alone
 (a local Ray cluster started and stopped by the run, its actors fitted to this machine's CPUs),
 and against a Ray head started apart as its own process (`ray start --head`, then
-`dist.address=HOST:PORT`), where one rollout engine is sent SIGKILL mid-run: Ray restarts it, it
+`cluster.address=HOST:PORT`), where one rollout engine is sent SIGKILL mid-run: Ray restarts it, it
 catches up with the current weights and the run goes on. Both write the same metrics as the
 one-process run; a request the head can never hold is a clear user error within seconds. The
 test stops the head it started, also when it fails.
@@ -111,7 +111,7 @@ def local_run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
 def test_smoke_cli_on_a_local_ray_cluster_equals_local(
     tmp_path: Path, local_run: list[dict[str, Any]], one_ray_cluster_at_a_time: None
 ) -> None:
-    on_ray = train(tmp_path / "ray", "dist.backend=ray")
+    on_ray = train(tmp_path / "ray", "cluster.backend=ray")
     assert on_ray.returncode == 0, on_ray.stderr[-3000:]
     assert_same(local_run, metrics(tmp_path / "ray"))
 
@@ -199,17 +199,17 @@ def test_a_head_started_apart_runs_the_smoke_config_through_an_engine_sigkill(
 ) -> None:
     with ray_head(tmp_path / "head.log") as (address, env, head):
         ray = [
-            "dist.backend=ray",
-            f"dist.address={address}",
-            "dist.timeout_s=300",  # a bound on every wait: a lost actor can never hang the run
+            "cluster.backend=ray",
+            f"cluster.address={address}",
+            "cluster.timeout_s=300",  # a bound on every wait: a lost actor can never hang the run
         ]
         # A request the head can never hold: a user error at once, not a wait of timeout_s.
         started = time.monotonic()
-        refused = train(tmp_path / "too-big", *ray, "dist.cpus_per_actor=64", env=env)
+        refused = train(tmp_path / "too-big", *ray, "cluster.cpus_per_actor=64", env=env)
         assert refused.returncode == 2, refused.stderr[-3000:]
         assert "Traceback" not in refused.stderr
-        assert "dist.cpus_per_actor=64 x 4 actors" in refused.stderr
-        assert "fix: dist.cpus_per_actor=auto" in refused.stderr
+        assert "cluster.cpus_per_actor=64 x 4 actors" in refused.stderr
+        assert "fix: cluster.cpus_per_actor=auto" in refused.stderr
         assert time.monotonic() - started < 300  # starting Python and Ray: the check is instant
 
         out = tmp_path / "ray"

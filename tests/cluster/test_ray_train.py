@@ -1,7 +1,7 @@
 """`configs/smoke.yaml` on a local 2-CPU Ray cluster: the same metrics as the one-process run,
 a killed learner stops the run with an InfraError and a resumable checkpoint, a killed engine
 is restarted and serves the current weights (the resumed run still matches), a layout the
-cluster can never hold fails at once, and one it cannot hold now waits dist.timeout_s; the main
+cluster can never hold fails at once, and one it cannot hold now waits cluster.timeout_s; the main
 job's shape (two agents training one LoRA adapter through share_with) gives the same metrics on
 Ray as in one process. The runs use a reward with a spread (spread_reward.py), so the weights
 change at every step and each weight sync matters."""
@@ -32,10 +32,10 @@ SMOKE = ROOT / "configs" / "smoke.yaml"
 COMMON = ["output.tensorboard=false", "credit.reward=spread_reward:by_code"]
 # 2 learners + 2 engines + 1 sandbox actor at 0.25 CPU each fit the 2-CPU cluster.
 RAY = [
-    "dist.backend=ray",
-    "dist.cpus_per_actor=0.25",
-    "dist.sandbox_actors=1",
-    "dist.timeout_s=400",  # generous: a loaded 2-core machine starts four actors slowly
+    "cluster.backend=ray",
+    "cluster.cpus_per_actor=0.25",
+    "cluster.sandbox_actors=1",
+    "cluster.timeout_s=400",  # generous: a loaded 2-core machine starts four actors slowly
 ]
 
 
@@ -81,18 +81,20 @@ def fit(cfg: Config, run_dir: Path, **kwargs: Any) -> Trainer:
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
 def test_smoke_on_ray_matches_local_through_actor_deaths(cluster: None, tmp_path: Path) -> None:
-    # More than the cluster has in all: a UserError at once (not after dist.timeout_s) that
+    # More than the cluster has in all: a UserError at once (not after cluster.timeout_s) that
     # names the resource, the request and the fix.
     started = time.monotonic()
-    with pytest.raises(UserError, match=r"needs 256 CPU \(dist.cpus_per_actor=64 x 4 actors.*auto"):
-        RayPlacement(config("dist.backend=ray", "dist.cpus_per_actor=64"))
+    with pytest.raises(
+        UserError, match=r"needs 256 CPU \(cluster.cpus_per_actor=64 x 4 actors.*auto"
+    ):
+        RayPlacement(config("cluster.backend=ray", "cluster.cpus_per_actor=64"))
     assert time.monotonic() - started < 10
-    # What fits the cluster but not now (another job holds every CPU) waits dist.timeout_s.
+    # What fits the cluster but not now (another job holds every CPU) waits cluster.timeout_s.
     blocker = placement_group([{"CPU": 2}])
     ray.get(blocker.ready(), timeout=60)
     started = time.monotonic()
-    with pytest.raises(InfraError, match=r"did not free the resources within dist\.timeout_s=3"):
-        RayPlacement(config("dist.backend=ray", "dist.timeout_s=3"))  # auto: 0.5 CPU each
+    with pytest.raises(InfraError, match=r"did not free the resources within cluster\.timeout_s=3"):
+        RayPlacement(config("cluster.backend=ray", "cluster.timeout_s=3"))  # auto: 0.5 CPU each
     assert time.monotonic() - started >= 3
     remove_placement_group(blocker)
 

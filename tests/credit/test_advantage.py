@@ -1,4 +1,4 @@
-"""Credit assignment on hand-computed trees (design.md §6). Unless a test says otherwise:
+"""Credit assignment on hand-computed trees (docs/algorithms.md). Unless a test says otherwise:
 γ=0.5, λ=0.5, η=0.3, group=tree, scale=std, reward=fraction, ε=1e-6."""
 
 from __future__ import annotations

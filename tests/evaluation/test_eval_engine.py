@@ -55,11 +55,11 @@ def test_engine_settings_key_the_cache_and_refuse_pairing(
     assert evaluate(first).cached  # the same engine: the cache answers
     b = evaluate(second)
     assert not b.cached  # another engine: evaluated again, not the first one's numbers
-    engine = a.record["protocol"]["engines"]["tiny-random"]
+    engine = a.eval_json["protocol"]["engines"]["tiny-random"]
     assert engine["backend"] == "hf" and engine["device"] == "cpu"
     assert engine["decoder"] in {"llama", "transformers"}
     assert isinstance(engine["native_bf16"], bool)
-    assert differing_fields(a.record["protocol"], b.record["protocol"]) == [
+    assert differing_fields(a.eval_json["protocol"], b.eval_json["protocol"]) == [
         f"protocol.engines.tiny-random.{field}"
     ]
     files = [a.write(tmp_path / "a" / "eval.json"), b.write(tmp_path / "b" / "eval.json")]

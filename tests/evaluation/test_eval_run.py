@@ -35,7 +35,7 @@ def evaluate(sandbox, *overrides: str):  # type: ignore[no-untyped-def]
 
 def test_default_evaluation_refines_failed_first_attempts(sandbox) -> None:  # type: ignore[no-untyped-def]
     evaluation = evaluate(sandbox, "eval.samples=8", "eval.trees=8")
-    rec = evaluation.record
+    rec = evaluation.eval_json
     assert rec["protocol"]["search"]["algo"] == "abmcts"
     assert rec["protocol"]["search"]["budget"] >= 4
     (problem,) = rec["per_problem"]
@@ -50,14 +50,14 @@ def test_default_evaluation_refines_failed_first_attempts(sandbox) -> None:  # t
 
 
 def test_sampling_evaluation_never_refines(sandbox) -> None:  # type: ignore[no-untyped-def]
-    rec = evaluate(sandbox, "eval.algo=sampling").record
+    rec = evaluate(sandbox, "eval.algo=sampling").eval_json
     assert rec["trees"]["refined_share"] == 0.0
     assert rec["per_problem"][0]["attempts"] == rec["protocol"]["search"]["budget"]
 
 
 def test_same_seed_same_evaluation(sandbox) -> None:  # type: ignore[no-untyped-def]
     first, second = evaluate(sandbox, "eval.samples=3"), evaluate(sandbox, "eval.samples=3")
-    assert first.record == second.record
+    assert first.eval_json == second.eval_json
     assert [r.to_json() for r in first.records] == [r.to_json() for r in second.records]
 
 
@@ -75,7 +75,7 @@ def test_summary_keeps_the_metrics_json_keys(sandbox) -> None:  # type: ignore[n
 def test_fewer_trees_than_samples(sandbox) -> None:  # type: ignore[no-untyped-def]
     # 4 fresh attempts (pass@1 over 4), one of which grows the full search of 4 nodes
     evaluation = evaluate(sandbox, "eval.samples=4", "eval.trees=1")
-    rec = evaluation.record
+    rec = evaluation.eval_json
     (problem,) = rec["per_problem"]
     assert rec["protocol"]["trees"] == 1 and rec["protocol"]["samples"] == 4
     assert (problem["attempts"], problem["trees"], problem["nodes"]) == (4, 1, 4)

@@ -1,4 +1,4 @@
-"""The §10 schema: good records become Problems; every kind of bad record is reported with its line."""
+"""The problem schema (docs/problems.md): good records become Problems; every kind of bad record is reported with its line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Synthetic run directories in the formats of design.md §10 (search and training runs).
+"""Synthetic run directories in the formats of docs/training.md ("Run directory") (search and training runs).
 
 A uniquely named module (not conftest.py) so that tests can import it whatever other test
 folders' conftest.py files are loaded.

@@ -1,4 +1,4 @@
-"""Reading run directories: the formats of design.md §10 and a clear error for each bad file."""
+"""Reading run directories: the formats of docs/training.md ("Run directory") and a clear error for each bad file."""
 
 from __future__ import annotations
 

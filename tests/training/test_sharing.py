@@ -18,7 +18,7 @@ from mars2.errors import ConfigError, UserError
 from mars2.rollout.engines import AdapterView
 from mars2.training.learner import Learner
 from mars2.training.loop import Trainer
-from mars2.training.placement import LocalPlacement
+from mars2.training.placement import LocalPlacement, OwnedWeights, owned_weights
 from mars2.types import Sample
 
 
@@ -138,3 +138,33 @@ def test_lora_agents_share_one_frozen_base_with_their_own_adapters(tmp_path: Pat
             assert torch.equal(learner.model(input_ids=ids).logits, got)
     assert not torch.allclose(out[0], out[1])
     placement.close()
+
+
+def test_owned_weights_groups_lora_agents_by_base() -> None:
+    # agents 0, 1, 3: LoRA on tiny-random (one base); 2 shares 0's weights (owns none); 4: full
+    # fine-tuning of tiny-random (a model of its own); 5: LoRA alone on its base
+    agents = [
+        "{name: a, model: tiny-random, lora_rank: 4}",
+        "{name: b, model: tiny-random, lora_rank: 4}",
+        "{name: c, model: tiny-random, lora_rank: 4, share_with: a}",
+        "{name: d, model: tiny-random, lora_rank: 4}",
+        "{name: e, model: tiny-random, lora_rank: 0}",
+        "{name: f, model: tiny-random-base, lora_rank: 4}",
+        "{name: g, model: tiny-random, trainable: false}",
+    ]
+    config = make_config(f"agents=[{', '.join(agents)}]")
+    base = ("tiny-random", config.agents[0].device, config.agents[0].dtype)
+    assert owned_weights(config) == [
+        OwnedWeights(0, base, first=True),
+        OwnedWeights(1, base, first=False),
+        OwnedWeights(3, base, first=False),
+        OwnedWeights(4, None, first=False),
+        OwnedWeights(5, None, first=False),
+    ]
+    assert [o.adapter for o in owned_weights(config)] == [
+        "agent0",
+        "agent1",
+        "agent3",
+        "agent4",
+        "agent5",
+    ]

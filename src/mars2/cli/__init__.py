@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
-from mars2 import __version__
 from mars2.errors import Mars2Error
+from mars2.version import __version__
 
 # Each name is a module mars2.cli.<name> with `register(subparsers)`, which adds its parser and
 # sets `func(args) -> int` as the parser default.

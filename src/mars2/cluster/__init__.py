@@ -1,6 +1,6 @@
 """Scale-out on Ray: per-agent learner and rollout-engine actors, sandbox actors (docs/distributed.md).
 
-`make_placement(config)` builds what `config.dist.backend` asks for: the one-process
+`make_placement(config)` builds what `config.cluster.backend` asks for: the one-process
 `LocalPlacement` or a `RayPlacement` (learners, engines and sandbox workers in Ray actors).
 Importing this package imports neither Ray nor the trainer; building a placement does (and
 raises UserError when Ray is missing).
@@ -23,17 +23,17 @@ __all__ = ["RayPlacement", "make_placement"]
 
 
 def make_placement(config: Config) -> Placement:
-    """The placement `config.dist.backend` asks for (`ray` needs the `ray` extra)."""
-    if config.dist.backend == "local":
+    """The placement `config.cluster.backend` asks for (`ray` needs the `ray` extra)."""
+    if config.cluster.backend == "local":
         from mars2.training.placement import LocalPlacement
 
         return LocalPlacement(config)
-    if config.dist.backend == "ray":
+    if config.cluster.backend == "ray":
         from mars2.cluster.placement import RayPlacement  # UserError when Ray is not installed
 
         placement: Placement = RayPlacement(config)
         return placement
-    raise UserError(f"dist.backend {config.dist.backend!r}: use local or ray")
+    raise UserError(f"cluster.backend {config.cluster.backend!r}: use local or ray")
 
 
 def __getattr__(name: str) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from mars2 import seeds
 from mars2.config import Config, SandboxConfig
 from mars2.types import Completion, ExecResult, Problem, Sample
 
@@ -18,19 +19,11 @@ class LearnerActor:
 
     def __init__(self, config: Config, agent_id: int) -> None:
         from mars2.agents import load_model
-        from mars2.training.learner import Learner
+        from mars2.training.placement import build_learner
 
         agent = config.agents[agent_id]
         model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
-        self.learner = Learner(
-            model,
-            tokenizer,
-            agent,
-            config.train,
-            config.loss,
-            total_updates=config.train.steps * config.train.updates_per_step,
-            seed=config.seed + agent_id,
-        )
+        self.learner = build_learner(config, agent_id, model, tokenizer)
 
     def ready(self) -> bool:
         return True
@@ -75,7 +68,7 @@ class EngineActor:
             if agent.trainable:  # the learner's parameter names (LoRA adapters included),
                 # initialised as the learner that trains them (the owner's, with share_with)
                 owner = config.weights_owner(agent_id)
-                model = make_trainable(model, agent, seed=config.seed + owner)
+                model = make_trainable(model, agent, seed=seeds.learner(config.seed, owner))
             self.policy: Any = HFPolicy(agent, model, tokenizer, seed=seed)
         else:
             self.policy = load_policy(agent, seed=seed)

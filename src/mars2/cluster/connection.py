@@ -8,7 +8,7 @@ import logging
 from types import ModuleType
 from typing import Any
 
-from mars2.config import DistConfig
+from mars2.config import ClusterConfig
 from mars2.errors import InfraError, UserError
 
 log = logging.getLogger(__name__)
@@ -21,31 +21,33 @@ def require_ray() -> ModuleType:
     try:
         import ray
     except ImportError as err:
-        raise UserError(f"dist.backend=ray needs Ray: pip install 'mars2[ray]' ({err})") from None
+        raise UserError(
+            f"cluster.backend=ray needs Ray: pip install 'mars2[ray]' ({err})"
+        ) from None
     return ray
 
 
-def connect(dist: DistConfig) -> bool:
-    """Join the cluster of `dist.address` (`auto`, `ray://host:port`, ...) or, when it is null,
+def connect(cluster: ClusterConfig) -> bool:
+    """Join the cluster of `cluster.address` (`auto`, `ray://host:port`, ...) or, when it is null,
     start a local one sized to this machine. Reuses a connection this process already has.
     Returns True when this call connected (so the caller disconnects when done)."""
     ray = require_ray()
     if ray.is_initialized():
         return False
     try:
-        if dist.address is None:
+        if cluster.address is None:
             ray.init(include_dashboard=False)
         else:
-            ray.init(address=dist.address)
+            ray.init(address=cluster.address)
     except ConnectionError as err:
         raise InfraError(
-            f"dist.address={dist.address!r}: cannot reach a Ray cluster: {err}{_auth_hint(err)}"
+            f"cluster.address={cluster.address!r}: cannot reach a Ray cluster: {err}{_auth_hint(err)}"
         ) from err
     except Exception as err:  # Ray raises a plain Exception when a local node fails to start
         raise InfraError(
-            f"dist.address={dist.address!r}: Ray did not start: {_first_line(err)}; on a busy "
+            f"cluster.address={cluster.address!r}: Ray did not start: {_first_line(err)}; on a busy "
             "machine try again, or start a cluster once (`ray start --head`) and set "
-            "dist.address=auto"
+            "cluster.address=auto"
         ) from err
     log.info("ray cluster resources: %s", ray.cluster_resources())
     return True
@@ -61,7 +63,7 @@ def _auth_hint(err: BaseException) -> str:
     return (
         "; the cluster uses Ray token authentication and this driver sent no token: run with "
         "RAY_AUTH_MODE=token and the cluster's token in ~/.ray/auth_token (or RAY_AUTH_TOKEN), "
-        "or use dist.address=auto on a node of the cluster "
+        "or use cluster.address=auto on a node of the cluster "
         "(https://docs.ray.io/en/latest/ray-security/token-auth.html)"
     )
 
@@ -72,7 +74,7 @@ def get(refs: Any, timeout_s: float, what: str) -> Any:
     try:
         return ray.get(refs, timeout=timeout_s)
     except ray.exceptions.GetTimeoutError:
-        raise InfraError(f"{what}: no answer within dist.timeout_s={timeout_s:g} s") from None
+        raise InfraError(f"{what}: no answer within cluster.timeout_s={timeout_s:g} s") from None
     except ray.exceptions.RayActorError as err:
         raise InfraError(f"{what}: the actor died ({_first_line(err)}); {RESUME_HINT}") from err
 
@@ -84,7 +86,7 @@ async def wait(ref: Any, timeout_s: float, what: str) -> Any:
         return await asyncio.wait_for(ref, timeout_s)
     except TimeoutError:
         ray.cancel(ref)
-        raise InfraError(f"{what}: no answer within dist.timeout_s={timeout_s:g} s") from None
+        raise InfraError(f"{what}: no answer within cluster.timeout_s={timeout_s:g} s") from None
     except ray.exceptions.RayActorError as err:
         raise InfraError(f"{what}: the actor died ({_first_line(err)}); {RESUME_HINT}") from err
 

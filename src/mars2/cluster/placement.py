@@ -22,6 +22,7 @@ import logging
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+from mars2 import seeds
 from mars2.agents.base import Policy
 from mars2.cluster.actors import EngineActor, LearnerActor, SandboxActor
 from mars2.cluster.connection import connect, get, require_ray
@@ -51,13 +52,13 @@ class RayPlacement:
     def __init__(self, config: Config) -> None:
         self.ray = require_ray()
         self.config = config
-        self.dist = config.dist
+        self.cluster = config.cluster
         self.learners: list[LearnerLike | None] = []
         self.policies: list[Policy] = []
         self.handles: dict[int, LearnerHandle] = {}
         self.engines: dict[int, list[Any]] = {}
         self._groups: list[Any] = []
-        self._connected = connect(self.dist)
+        self._connected = connect(self.cluster)
         try:
             self.cpus = self._fit()
             self._start()
@@ -78,7 +79,9 @@ class RayPlacement:
         ]
         cpus = cpus_per_actor(self.config, total, nodes)
         check_fits(self.config, cpus, total, nodes)
-        log.info("ray: %g CPUs per actor (dist.cpus_per_actor=%s)", cpus, self.dist.cpus_per_actor)
+        log.info(
+            "ray: %g CPUs per actor (cluster.cpus_per_actor=%s)", cpus, self.cluster.cpus_per_actor
+        )
         return cpus
 
     def _start(self) -> None:
@@ -90,22 +93,26 @@ class RayPlacement:
             group, where = self._group(actors)
             if owns_learner(self.config, i):
                 options = self._actor(
-                    LearnerActor, group, where.pop(0), self.dist.gpus_per_learner, 0
+                    LearnerActor, group, where.pop(0), self.cluster.gpus_per_learner, 0
                 )
                 learner = options.remote(self.config, i)
                 name = self.config.agent_name(i)
-                self.handles[i] = LearnerHandle(name, learner, timeout_s=self.dist.timeout_s)
+                self.handles[i] = LearnerHandle(name, learner, timeout_s=self.cluster.timeout_s)
                 ready.append(learner.ready.remote())
             engines = []
             for bundle in where:
                 options = self._actor(
-                    EngineActor, group, bundle, self.dist.gpus_per_engine, self.dist.max_restarts
+                    EngineActor,
+                    group,
+                    bundle,
+                    self.cluster.gpus_per_engine,
+                    self.cluster.max_restarts,
                 )
-                engines.append(options.remote(self.config, i, self.config.seed + i))
+                engines.append(options.remote(self.config, i, seeds.policy(self.config.seed, i)))
                 ready.append(engines[-1].ready.remote())
             self.engines[i] = engines
         for i, agent in enumerate(self.config.agents):
-            seed = self.config.seed + i
+            seed = seeds.policy(self.config.seed, i)
             if agent.backend == "openai":  # an HTTP client: nothing placed
                 self.policies.append(load_policy(agent, seed=seed))
                 continue
@@ -115,14 +122,14 @@ class RayPlacement:
                     load_tokenizer(agent.model),
                     self.engines[engine_owner(self.config, i)],
                     seed=seed,
-                    timeout_s=self.dist.timeout_s,
+                    timeout_s=self.cluster.timeout_s,
                 )
             )
         self.learners = [
             None if agent.backend == "openai" else self._learner_of(i)
             for i, agent in enumerate(self.config.agents)
         ]
-        get(ready, self.dist.timeout_s, "starting the learner and engine actors")
+        get(ready, self.cluster.timeout_s, "starting the learner and engine actors")
 
     def _learner_of(self, agent_id: int) -> LearnerHandle | None:
         """The learner that trains agent `agent_id`'s weights: its own, or, when it
@@ -134,21 +141,21 @@ class RayPlacement:
 
     def _group(self, actors: AgentActors) -> tuple[Any, list[int]]:
         """The agent's placement group, and the bundle index of each of its actors (learner
-        first, when it trains, then the engines). Waits up to `dist.timeout_s` for resources
+        first, when it trains, then the engines). Waits up to `cluster.timeout_s` for resources
         that other work holds now (a layout that can never fit was refused by `_fit`)."""
         from ray.util.placement_group import placement_group
 
         bundles = actors.bundles(self.cpus)
         group = placement_group(bundles, strategy="PACK", name=f"mars2-agent{actors.agent_id}")
         self._groups.append(group)
-        ready, _ = self.ray.wait([group.ready()], timeout=self.dist.timeout_s)
+        ready, _ = self.ray.wait([group.ready()], timeout=self.cluster.timeout_s)
         if not ready:
             raise InfraError(
                 f"agent {self.config.agent_name(actors.agent_id)}: the cluster could hold its "
                 f"placement group {bundles} but did not free the resources within "
-                f"dist.timeout_s={self.dist.timeout_s:g} s (cluster now: "
+                f"cluster.timeout_s={self.cluster.timeout_s:g} s (cluster now: "
                 f"{self.ray.available_resources()} free of {self.ray.cluster_resources()}); "
-                "wait for other jobs to finish, or lower dist.cpus_per_actor / gpus_per_*"
+                "wait for other jobs to finish, or lower cluster.cpus_per_actor / gpus_per_*"
             )
         return group, actors.where()
 
@@ -177,18 +184,22 @@ class RayPlacement:
         pool.push(handle.weights(merged=self.config.agents[agent_id].backend != "hf"))
 
     def sandbox(self) -> AbstractContextManager[Executor]:
-        if self.dist.sandbox_actors == 0:
+        if self.cluster.sandbox_actors == 0:
             return Sandbox(self.config.sandbox)
         cls = self.ray.remote(SandboxActor).options(
             num_cpus=self.cpus,
             max_concurrency=self.config.sandbox.workers,
-            max_restarts=self.dist.max_restarts,
-            max_task_retries=self.dist.max_restarts,
+            max_restarts=self.cluster.max_restarts,
+            max_task_retries=self.cluster.max_restarts,
         )
-        actors = [cls.remote(self.config.sandbox) for _ in range(self.dist.sandbox_actors)]
-        pool = SandboxPool(actors, timeout_s=self.dist.timeout_s)
+        actors = [cls.remote(self.config.sandbox) for _ in range(self.cluster.sandbox_actors)]
+        pool = SandboxPool(actors, timeout_s=self.cluster.timeout_s)
         try:
-            get([a.ready.remote() for a in actors], self.dist.timeout_s, "starting sandbox actors")
+            get(
+                [a.ready.remote() for a in actors],
+                self.cluster.timeout_s,
+                "starting sandbox actors",
+            )
         except BaseException:
             pool.__exit__(None, None, None)
             raise

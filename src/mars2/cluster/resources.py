@@ -1,9 +1,9 @@
-"""A run's actors against a Ray cluster's resources: `dist.cpus_per_actor=auto` fitted to the
+"""A run's actors against a Ray cluster's resources: `cluster.cpus_per_actor=auto` fitted to the
 cluster's CPUs, and a placement the cluster can never hold refused at once with a UserError.
 
 Pure functions over plain numbers (no Ray): `RayPlacement` passes in the cluster's total
 resources and each node's. A request that fits the totals but not the free resources of the
-moment is not refused here; `RayPlacement` waits `dist.timeout_s` for it.
+moment is not refused here; `RayPlacement` waits `cluster.timeout_s` for it.
 """
 
 from __future__ import annotations
@@ -73,13 +73,13 @@ def agent_actors(config: Config) -> list[AgentActors]:
     """Every agent with actors of its own: a learner (when it owns trained weights) and engines
     (unless it uses the engines of the agent whose weights it shares). An `openai` agent is an
     HTTP client: nothing to place."""
-    dist = config.dist
+    cluster = config.cluster
     out = []
     for i, agent in enumerate(config.agents):
         if agent.backend == "openai" or engine_owner(config, i) != i:
             continue
-        gpus = [dist.gpus_per_learner] if owns_learner(config, i) else []
-        gpus += [dist.gpus_per_engine] * dist.engines_per_agent
+        gpus = [cluster.gpus_per_learner] if owns_learner(config, i) else []
+        gpus += [cluster.gpus_per_engine] * cluster.engines_per_agent
         out.append(AgentActors(i, tuple(gpus)))
     return out
 
@@ -92,21 +92,21 @@ def _census(config: Config) -> str:
     parts = [
         (learners, "learner"),
         (engines, "engine"),
-        (config.dist.sandbox_actors, "sandbox actor"),
+        (config.cluster.sandbox_actors, "sandbox actor"),
     ]
     return ", ".join(f"{n} {name}{'s' if n != 1 else ''}" for n, name in parts)
 
 
 def n_actors(config: Config) -> int:
     """Actors that reserve CPUs: learners, engines and sandbox actors."""
-    return sum(len(a.gpus) for a in agent_actors(config)) + config.dist.sandbox_actors
+    return sum(len(a.gpus) for a in agent_actors(config)) + config.cluster.sandbox_actors
 
 
 def cpus_per_actor(config: Config, total: Resources, nodes: list[Resources]) -> float:
-    """`dist.cpus_per_actor`, with `auto` resolved: the cluster's CPUs shared among the run's
+    """`cluster.cpus_per_actor`, with `auto` resolved: the cluster's CPUs shared among the run's
     actors (at most 1 each, in steps of 0.01), lowered until every bundle and sandbox actor
     packs onto the nodes. An explicit number is returned as it is, never lowered."""
-    requested = config.dist.cpus_per_actor
+    requested = config.cluster.cpus_per_actor
     if requested != "auto":
         return float(requested)
     count = n_actors(config)
@@ -119,9 +119,9 @@ def cpus_per_actor(config: Config, total: Resources, nodes: list[Resources]) -> 
         if any(sum(a.gpus) for a in agent_actors(config)):
             check_fits(config, 0.01, total, nodes)  # names missing GPUs, if they are the reason
         raise UserError(
-            f"dist.cpus_per_actor=auto: the Ray cluster has {total.get('CPU', 0.0):g} CPU for "
+            f"cluster.cpus_per_actor=auto: the Ray cluster has {total.get('CPU', 0.0):g} CPU for "
             f"{count} actors ({_census(config)}), too few for 0.01 each; add CPUs to the "
-            "cluster or run fewer actors (dist.engines_per_agent, dist.sandbox_actors)"
+            "cluster or run fewer actors (cluster.engines_per_agent, cluster.sandbox_actors)"
         )
     return cpus
 
@@ -129,21 +129,21 @@ def cpus_per_actor(config: Config, total: Resources, nodes: list[Resources]) -> 
 def check_fits(config: Config, cpus: float, total: Resources, nodes: list[Resources]) -> None:
     """UserError when the run's actors can never be placed on this cluster: they need more of a
     resource than the cluster has in all, or a bundle is larger than every node."""
-    dist = config.dist
+    cluster = config.cluster
     agents = agent_actors(config)
     need: Resources = {"CPU": cpus * n_actors(config)}
     gpus = sum(sum(a.gpus) for a in agents)
     if gpus > 0:
         need["GPU"] = gpus
     fix = {
-        "CPU": "dist.cpus_per_actor=auto (fits the actors to the cluster), a smaller "
-        "dist.cpus_per_actor, fewer actors, or more nodes",
-        "GPU": "lower dist.gpus_per_learner / dist.gpus_per_engine (0 runs on CPU), or add GPU nodes",
+        "CPU": "cluster.cpus_per_actor=auto (fits the actors to the cluster), a smaller "
+        "cluster.cpus_per_actor, fewer actors, or more nodes",
+        "GPU": "lower cluster.gpus_per_learner / cluster.gpus_per_engine (0 runs on CPU), or add GPU nodes",
     }
     request = {
-        "CPU": f"dist.cpus_per_actor={cpus:g} x {n_actors(config)} actors ({_census(config)})",
-        "GPU": f"dist.gpus_per_learner={dist.gpus_per_learner:g}, "
-        f"dist.gpus_per_engine={dist.gpus_per_engine:g} x {dist.engines_per_agent} engines "
+        "CPU": f"cluster.cpus_per_actor={cpus:g} x {n_actors(config)} actors ({_census(config)})",
+        "GPU": f"cluster.gpus_per_learner={cluster.gpus_per_learner:g}, "
+        f"cluster.gpus_per_engine={cluster.gpus_per_engine:g} x {cluster.engines_per_agent} engines "
         f"per agent, {len(agents)} agents with engines of their own",
     }
     for resource, amount in need.items():
@@ -170,7 +170,7 @@ def check_fits(config: Config, cpus: float, total: Resources, nodes: list[Resour
 def _items(config: Config, cpus: float) -> list[Resources]:
     """What must land on nodes: every placement-group bundle and every sandbox actor."""
     bundles = [b for actors in agent_actors(config) for b in actors.bundles(cpus)]
-    return bundles + [{"CPU": cpus}] * config.dist.sandbox_actors
+    return bundles + [{"CPU": cpus}] * config.cluster.sandbox_actors
 
 
 def _packs(items: list[Resources], nodes: list[Resources]) -> bool:

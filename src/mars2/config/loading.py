@@ -153,27 +153,42 @@ def _set_dotted(data: dict[str, Any], cls: type, dotted: str, value: Any) -> Non
         path = f"{path}.{part}" if path else part
 
 
-# Fields that moved to another section: configs, run directories and overrides that use the old
-# name keep working (with a warning naming the new key).
+# Fields that moved to another section, and sections renamed whole: configs, run directories and
+# overrides that use the old name keep working (with a warning naming the new key).
 MOVED = {
     "data.eval": "eval.problems",
     "data.eval_limit": "eval.limit",
     "train.eval_budget": "eval.budget",
     "train.eval_every": "eval.every",
 }
+RENAMED_SECTIONS = {
+    "dist": "cluster",  # named after the package that reads it, mars2.cluster
+}
 
 
 def _moved_key(key: str) -> str:
-    new = MOVED.get(key)
-    if new is None:
-        return key
-    log.warning("config key %s is now %s; please rename it", key, new)
+    section, dot, rest = key.partition(".")
+    if section in RENAMED_SECTIONS:
+        new = RENAMED_SECTIONS[section] + dot + rest
+    else:
+        new = MOVED.get(key, key)
+    if new != key:
+        log.warning("config key %s is now %s; please rename it", key, new)
     return new
 
 
 def migrate(data: dict[str, Any], where: str = "config") -> dict[str, Any]:
-    """Move fields of MOVED from their old place to their new one in a plain config mapping
-    (in place; a value already at the new place wins)."""
+    """Move sections of RENAMED_SECTIONS and fields of MOVED from their old place to their new one
+    in a plain config mapping (in place; a value already at the new place wins)."""
+    for old, new in RENAMED_SECTIONS.items():
+        if old not in data:
+            continue
+        block, target = data.pop(old), data.get(new)
+        if isinstance(block, dict) and isinstance(target, dict):
+            data[new] = {**block, **target}
+        elif target is None:
+            data[new] = block  # not a mapping: the new section's check names the error
+        log.warning("%s: section %s is now %s; please rename it", where, old, new)
     for old, new in MOVED.items():
         section, name = old.split(".")
         block = data.get(section)

@@ -132,7 +132,7 @@ class AgentConfig:
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """The tree search that grows one tree per problem (design.md §3)."""
+    """The tree search that grows one tree per problem (docs/search.md)."""
 
     algo: str = _f(
         "abmcts",
@@ -184,7 +184,7 @@ class SearchConfig:
 
 @dataclass(frozen=True)
 class SandboxConfig:
-    """Limits and isolation for executing candidate code (design.md §5)."""
+    """Limits and isolation for executing candidate code (docs/sandbox.md)."""
 
     workers: int = _f(2, "Parallel sandbox workers.")
     timeout_s: float = _f(
@@ -232,7 +232,7 @@ class SandboxConfig:
 
 @dataclass(frozen=True)
 class CreditConfig:
-    """Rewards to advantages over a finished tree (design.md §6)."""
+    """Rewards to advantages over a finished tree (docs/algorithms.md)."""
 
     reward: str = _f(
         "fraction",
@@ -264,7 +264,7 @@ class CreditConfig:
 
 @dataclass(frozen=True)
 class LossConfig:
-    """The policy loss (design.md §7)."""
+    """The policy loss (docs/algorithms.md)."""
 
     name: Literal["grpo", "gspo"] = _f("grpo", "`grpo` (token ratios) or `gspo` (sequence ratio).")
     clip_low: float = _f(0.2, "ε_low: lower clip 1-ε_low (GSPO papers use ~3e-4).")
@@ -386,7 +386,7 @@ class EvalConfig:
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """The RL loop (design.md §1, issue `mars2 train`)."""
+    """The RL loop (docs/training.md)."""
 
     mode: Literal["grpo", "mcts"] = _f(
         "mcts", "`grpo`: n independent samples per problem; `mcts`: grow search trees."
@@ -478,8 +478,8 @@ class TrainConfig:
 
 
 @dataclass(frozen=True)
-class DistConfig:
-    """Placement across processes and machines (design.md §9)."""
+class ClusterConfig:
+    """Placement across processes and machines (docs/distributed.md)."""
 
     backend: Literal["local", "ray"] = _f("local", "`local`: one process; `ray`: Ray actors.")
     address: str | None = _f(None, "Ray cluster: `auto`, a URL, or null to start a local cluster.")
@@ -519,7 +519,7 @@ class DistConfig:
 
 @dataclass(frozen=True)
 class OutputConfig:
-    """Where and how a run records itself (design.md §10)."""
+    """Where and how a run records itself (docs/training.md, "Run directory")."""
 
     out: str | None = _f(None, "Run directory; `--out` sets it; null: runs/<command>-<time>.")
     tensorboard: bool = _f(True, "Write TensorBoard event files under the run directory.")
@@ -554,7 +554,7 @@ class Config:
     data: DataConfig = _f(DataConfig(), "Problems.")
     train: TrainConfig = _f(TrainConfig(), "Training loop.")
     eval: EvalConfig = _f(EvalConfig(), "Evaluation protocol.")
-    dist: DistConfig = _f(DistConfig(), "Distribution.")
+    cluster: ClusterConfig = _f(ClusterConfig(), "Placement across processes and machines.")
     output: OutputConfig = _f(OutputConfig(), "Run directory and logging.")
 
     def __post_init__(self) -> None:

@@ -1,5 +1,5 @@
 """Credit assignment: raw rewards -> tree-consistent shaped rewards -> path values -> group
-advantages, plus dynamic filtering (design.md §6). Pure Python over finished trees; no torch."""
+advantages, plus dynamic filtering (docs/algorithms.md). Pure Python over finished trees; no torch."""
 
 from __future__ import annotations
 

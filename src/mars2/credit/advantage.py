@@ -1,5 +1,5 @@
 """From node records to per-node credit: rewards, shaping, path values, overlong penalty and
-group advantages (design.md §6), for trees or for groups of independent samples."""
+group advantages (docs/algorithms.md), for trees or for groups of independent samples."""
 
 from __future__ import annotations
 

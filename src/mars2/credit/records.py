@@ -1,4 +1,5 @@
-"""Read tree node records (`trees/*.jsonl`, design.md §10) with errors that name file and line.
+"""Read tree node records (`trees/*.jsonl`, docs/training.md, "Run directory") with errors that name
+file and line.
 
 Lines are read by mars2.jsonl (a cut last line is skipped with a warning); each object is then
 checked field by field here."""

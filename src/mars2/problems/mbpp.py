@@ -1,4 +1,4 @@
-"""MBPP records (the original release and the `sanitized` one) as `assert`-style §10 records.
+"""MBPP records (the original release and the `sanitized` one) as `assert`-style schema records (docs/problems.md).
 
 A record has `task_id`, `text` (or `prompt` in the sanitized release), `code` (the reference),
 `test_list` (three `assert` lines), `test_setup_code` and `challenge_test_list` (or `test_imports`).
@@ -53,7 +53,7 @@ def _string_list(record: dict[str, Any], name: str) -> list[str]:
 
 
 def convert(record: dict[str, Any]) -> dict[str, Any]:
-    """One MBPP record as a §10 record (raises RecordError on a bad record)."""
+    """One MBPP record as a schema record (raises RecordError on a bad record)."""
     text = record.get("text", record.get("prompt"))
     if not isinstance(text, str):
         raise RecordError("text", "missing the task text ('text' or 'prompt')")

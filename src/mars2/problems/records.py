@@ -11,13 +11,13 @@ from mars2.errors import UserError
 from mars2.problems.schema import ProblemIssue, parse_record
 from mars2.types import Problem
 
-# A converter turns one raw record of some other format into a §10 record; it raises
+# A converter turns one raw record of some other format into a schema record; it raises
 # RecordError for a raw record it cannot convert.
 Converter = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 class RecordError(Exception):
-    """A raw record that a converter cannot turn into a §10 record."""
+    """A raw record that a converter cannot turn into a schema record."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")

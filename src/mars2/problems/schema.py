@@ -1,4 +1,4 @@
-"""The JSONL problem schema (design.md §10): one record -> a `Problem`, or every reason it is not one."""
+"""The JSONL problem schema (docs/problems.md): one record -> a `Problem`, or every reason it is not one."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def _parse_tests(
 
 
 def parse_record(record: Any) -> tuple[Problem | None, list[tuple[str, str]]]:
-    """A `Problem` from one §10 record, or None and every (field, message) that is wrong."""
+    """A `Problem` from one schema record, or None and every (field, message) that is wrong."""
     if not isinstance(record, dict):
         return None, [("", f"a record must be a JSON object, got {type(record).__name__}")]
     issues = _check_fields(record)

@@ -33,7 +33,7 @@ SPLIT_DESCRIPTIONS = {
 }
 LCB_OPTIONS = ("since", "until", "platform")
 FORMATS: dict[str, tuple[Converter | None, str]] = {
-    "jsonl": (None, "our JSONL schema (design.md §10); a bare path works too"),
+    "jsonl": (None, "our JSONL schema (docs/problems.md); a bare path works too"),
     "livecodebench": (livecodebench.convert, "LiveCodeBench release JSONL (compressed tests ok)"),
     "mbpp": (mbpp.convert, "MBPP JSONL (original or sanitized release)"),
 }

@@ -12,12 +12,12 @@ from typing import Any
 
 import yaml
 
-from mars2 import __version__
 from mars2.report import stats
 from mars2.report.curves import Chart
 from mars2.report.runs import Run, Tree
 from mars2.report.treeview import AGENT_COLORS, SCORE_STOPS, layout
 from mars2.treesearch import metrics
+from mars2.version import __version__
 
 # The tree view's controls; report.js fills them in.
 TREE_VIEW = """

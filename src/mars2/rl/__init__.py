@@ -1,5 +1,5 @@
 """RL math on tensors: chunked token log-probs, GRPO/GSPO losses with TIS, KL and aggregation
-(design.md §7). Pure functions, registered by name; no model, optimizer or loop state here."""
+(docs/algorithms.md). Pure functions, registered by name; no model, optimizer or loop state here."""
 
 from __future__ import annotations
 

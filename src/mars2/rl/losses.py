@@ -1,5 +1,5 @@
 """Clipped policy-gradient losses (GRPO token ratios, GSPO sequence ratio) with TIS, KL and
-aggregation (design.md §7). Surrogates are registered by name in LOSSES."""
+aggregation (docs/algorithms.md). Surrogates are registered by name in LOSSES."""
 
 from __future__ import annotations
 
@@ -108,6 +108,7 @@ def _stats(
     return dict(zip(values, torch.stack(list(values.values())).tolist(), strict=True))
 
 
+# long: a 20-line docstring states the formula; the body (~30 lines) is that formula in order
 def policy_loss(
     config: LossConfig,
     logp: Tensor,

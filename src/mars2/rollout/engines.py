@@ -13,6 +13,7 @@ from typing import Any
 
 import torch
 
+from mars2 import seeds
 from mars2.agents import load_model, load_policy
 from mars2.agents.base import Policy
 from mars2.agents.engine import SharedEngineAgent
@@ -36,7 +37,9 @@ def load_policies(
     for i, agent in enumerate(agents):
         if agent.backend != "hf":
             model, tokenizer = models.get(i, (None, None))
-            policies.append(load_policy(agent, seed=seed + i, model=model, tokenizer=tokenizer))
+            policies.append(
+                load_policy(agent, seed=seeds.policy(seed, i), model=model, tokenizer=tokenizer)
+            )
             continue
         key: tuple[Any, ...] = (agent.model, agent.device, agent.dtype)
         if i in models:
@@ -44,7 +47,9 @@ def load_policies(
         sampling = (agent.temperature, agent.top_p, agent.max_new_tokens, agent.max_batch_size)
         engine_key = (*key, *sampling, agent.rollout_dtype, agent.decoder)  # one rollout copy
         if engine_key in engines:
-            policies.append(SharedEngineAgent(agent, engines[engine_key], seed=seed + i))
+            policies.append(
+                SharedEngineAgent(agent, engines[engine_key], seed=seeds.policy(seed, i))
+            )
             continue
         if i in models:
             model, tokenizer = models[i]
@@ -52,7 +57,9 @@ def load_policies(
             if key not in shared:
                 shared[key] = load_model(agent.model, device=agent.device, dtype=agent.dtype)
             model, tokenizer = shared[key]
-        engines[engine_key] = load_policy(agent, seed=seed + i, model=model, tokenizer=tokenizer)
+        engines[engine_key] = load_policy(
+            agent, seed=seeds.policy(seed, i), model=model, tokenizer=tokenizer
+        )
         policies.append(engines[engine_key])
     return policies
 

@@ -49,7 +49,7 @@ class RolloutStats:
 
 @dataclass
 class TreeResult:
-    """A finished tree: its problem, the search state (nodes with payloads) and §10 node records."""
+    """A finished tree: its problem, the search state (nodes with payloads) and node records."""
 
     tree_id: str
     problem: Problem
@@ -157,7 +157,7 @@ class Orchestrator:
         on_tree: Callable[[TreeResult], None] | None = None,
     ) -> list[TreeResult]:
         """Grow one tree per problem, at most `trees_in_flight` at once; results in input order.
-        Tree i is seeded with `seed + i` (its search and its generation requests). Tree ids are
+        Tree i is seeded `seeds.tree(seed, i)` (its search and its generation requests). Tree ids are
         `prefix + problem id`, with `#i` appended when a problem appears twice."""
         gate = asyncio.Semaphore(self.search.trees_in_flight)
         repeated = len({p.id for p in problems}) < len(problems)
@@ -165,7 +165,7 @@ class Orchestrator:
         async def one(index: int, problem: Problem) -> TreeResult:
             tree_id = f"{prefix}{problem.id}" + (f"#{index}" if repeated else "")
             async with gate:
-                result = await self.grow(problem, tree_id, seed + index)
+                result = await self.grow(problem, tree_id, seeds.tree(seed, index))
             if on_tree is not None:
                 on_tree(result)
             return result

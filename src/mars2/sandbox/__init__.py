@@ -1,4 +1,4 @@
-"""Execute untrusted candidate code against tests (design.md §5): `Sandbox`, `SandboxStats`.
+"""Execute untrusted candidate code against tests (docs/sandbox.md): `Sandbox`, `SandboxStats`.
 
     with Sandbox(SandboxConfig(workers=2)) as sandbox:
         result = sandbox.run(code, problem, "public")   # ExecResult: verdicts + feedback

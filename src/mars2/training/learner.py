@@ -1,6 +1,6 @@
 """One agent's learner: its trainable weights, optimizer, LR schedule and the policy update.
 
-The update follows design.md §7: "old" log-probs are recomputed by the learner before the first
+The update follows docs/algorithms.md, "Policy losses": "old" log-probs are recomputed by the learner before the first
 optimizer step of a training step (with one optimizer step per training step they are the
 gradient pass's own log-probs, detached: the same values without a second forward pass),
 rollout log-probs come from the engine (TIS), an optional frozen reference gives the KL term. A training step's samples are split into

@@ -126,9 +126,9 @@ class Trainer:
         self.evaluator = Evaluator(config)
         if not self.problems:
             raise UserError(f"data.train {config.data.train!r} has no problems in that split")
-        if placement is None and config.dist.backend != "local":
+        if placement is None and config.cluster.backend != "local":
             raise UserError(
-                f"dist.backend={config.dist.backend}: pass the placement, "
+                f"cluster.backend={config.cluster.backend}: pass the placement, "
                 "Trainer(config, run_dir, mars2.cluster.make_placement(config))"
             )
         self.placement = placement or LocalPlacement(config)
@@ -152,33 +152,15 @@ class Trainer:
     def train_step(
         self, orchestrator: Orchestrator, loop: asyncio.AbstractEventLoop
     ) -> dict[str, Any]:
-        config, step = self.config, self.step
+        step = self.step
         metrics: dict[str, Any] = {"step": step + 1}
         started = time.perf_counter()
         before = dataclasses.replace(orchestrator.stats)
 
         # 1. sample problems and grow one tree (or group of independent samples) per problem;
-        # 2. credit assignment and dynamic filtering -> per-agent samples. Groups without
-        # signal are dropped, so more problems are rolled out until every trainable agent has
-        # `min_samples_per_agent` samples or `max_rollout_rounds` rounds ran. A round that
-        # completes a batch is used whole: its samples come from the current policy.
-        results: list[TreeResult] = []
-        samples: list[Sample] = []
-        kept = rounds = 0
+        # 2. credit assignment and dynamic filtering -> per-agent samples (`_rollout`)
         t_rollout = time.perf_counter()
-        while rounds == 0 or (
-            rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
-        ):
-            problems = self.stream.take(config.train.problems_per_step)
-            seed = seeds.rollout(config.seed, step, rounds)
-            round_results = loop.run_until_complete(
-                orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{rounds}/")
-            )
-            results += round_results
-            round_samples, round_kept = to_samples(round_results, config)
-            samples += round_samples
-            kept += round_kept
-            rounds += 1
+        results, samples, kept, rounds = self._rollout(orchestrator, loop)
         rollout_s = time.perf_counter() - t_rollout
         self._save_trees(results, step + 1)
 
@@ -224,8 +206,43 @@ class Trainer:
                 metrics[f"train/{key}/{name}"] = value
             if self.learners[agent_id] is not None:
                 metrics[f"train/samples/{name}"] = sum(s.agent_id == agent_id for s in samples)
-        # Starved is a property of a set of weights: agents that `share_with` one learner pool
-        # their samples, so one of them writing nothing does not stop the update.
+        self._note_starved(samples, rounds, metrics)
+        metrics["time/step"] = time.perf_counter() - started
+        return metrics
+
+    def _rollout(
+        self, orchestrator: Orchestrator, loop: asyncio.AbstractEventLoop
+    ) -> tuple[list[TreeResult], list[Sample], int, int]:
+        """Roll out rounds of `problems_per_step` trees, credit them and keep per-agent samples
+        (results, samples, nodes kept after filtering, rounds). Groups without signal are
+        dropped, so more problems are rolled out until every trainable agent has
+        `min_samples_per_agent` samples or `max_rollout_rounds` rounds ran. A round that
+        completes a batch is used whole: its samples come from the current policy."""
+        config, step = self.config, self.step
+        results: list[TreeResult] = []
+        samples: list[Sample] = []
+        kept = rounds = 0
+        while rounds == 0 or (
+            rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
+        ):
+            problems = self.stream.take(config.train.problems_per_step)
+            seed = seeds.rollout(config.seed, step, rounds)
+            round_results = loop.run_until_complete(
+                orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{rounds}/")
+            )
+            results += round_results
+            round_samples, round_kept = to_samples(round_results, config)
+            samples += round_samples
+            kept += round_kept
+            rounds += 1
+        return results, samples, kept, rounds
+
+    def _note_starved(
+        self, samples: Sequence[Sample], rounds: int, metrics: dict[str, Any]
+    ) -> None:
+        """`train/starved/NAME` for every agent, and a warning for each set of weights that got
+        no samples. Starved is a property of a set of weights: agents that `share_with` one
+        learner pool their samples, so one of them writing nothing does not stop the update."""
         for _, members in self._learner_groups():
             starved = not any(s.agent_id in members for s in samples)
             for agent_id in members:
@@ -234,14 +251,12 @@ class Trainer:
                 log.warning(
                     "step %d: %s got no samples after %d rollout round(s) (every group %s had "
                     "equal rewards): %s no optimizer step",
-                    step + 1,
+                    self.step + 1,
                     _agents_phrase([self.names[i] for i in members]),
                     rounds,
                     "it wrote" if len(members) == 1 else "they wrote",
                     "it takes" if len(members) == 1 else "their shared weights take",
                 )
-        metrics["time/step"] = time.perf_counter() - started
-        return metrics
 
     def _update(self, samples: Sequence[Sample], metrics: dict[str, Any]) -> tuple[float, float]:
         """Update each learner on its agents' samples (one agent's, or the union of those that
@@ -316,10 +331,10 @@ class Trainer:
                 self.run.step_eval(self.step, name or None),
                 self.run.step_eval_trees(self.step, name or None),
             )
-            out.update(flat_metrics(evaluation.record, f"eval/{name}/" if name else "eval/"))
+            out.update(flat_metrics(evaluation.eval_json, f"eval/{name}/" if name else "eval/"))
             if not name:
-                out["eval/refined_share"] = evaluation.record["trees"]["refined_share"]
-                out["eval/public_only_pass"] = evaluation.record["trees"]["public_only_pass"]
+                out["eval/refined_share"] = evaluation.eval_json["trees"]["refined_share"]
+                out["eval/public_only_pass"] = evaluation.eval_json["trees"]["public_only_pass"]
                 out["eval/distinct_programs"] = distinct_programs(evaluation.records)
         return out
 

@@ -4,7 +4,7 @@ The Trainer asks a `Placement` for each agent's learner (None for a frozen agent
 generation Policy, the sandbox, and to push a learner's new weights to its engines. The
 `LocalPlacement` keeps everything in this process (the `hf` engine generates with the learner's
 own model object); `mars2.cluster.RayPlacement` puts learners, engines and sandbox workers in Ray
-actors; `mars2.cluster.make_placement` picks one from `config.dist.backend` (the cluster
+actors; `mars2.cluster.make_placement` picks one from `config.cluster.backend` (the cluster
 package sits above train: train never imports it).
 """
 
@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import threading
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mars2 import seeds
 from mars2.agents.base import Policy
 from mars2.config import AgentConfig, Config
 from mars2.rollout.orchestrator import Executor
@@ -59,14 +61,63 @@ def _load(agent: AgentConfig) -> tuple[Any, Any]:
     return load_model(agent.model, device=agent.device, dtype=agent.dtype)
 
 
-def shared_lora_bases(config: Config) -> set[tuple[str, str, str]]:
-    """(model, device, dtype) of base models that two or more trained LoRA adapters share."""
-    count: dict[tuple[str, str, str], int] = {}
-    for agent in config.agents:
-        if agent.trainable and agent.share_with is None and agent.lora_rank > 0:
-            key = (agent.model, agent.device, agent.dtype)
-            count[key] = count.get(key, 0) + 1
-    return {key for key, n in count.items() if n > 1}
+BaseKey = tuple[str, str, str]  # (model, device, dtype): one base model in memory
+
+
+@dataclass(frozen=True)
+class OwnedWeights:
+    """An agent that owns a set of trained weights (trainable, `share_with` no one), and the LoRA
+    base it shares with other such agents, if any."""
+
+    agent_id: int
+    shared_base: BaseKey | None  # None: a model of its own (full fine-tuning, or a lone adapter)
+    first: bool  # the first agent of `shared_base`: it loads the base the others add adapters to
+
+    @property
+    def adapter(self) -> str:
+        """The name of this agent's adapter on a shared base."""
+        return f"agent{self.agent_id}"
+
+
+def owned_weights(config: Config) -> list[OwnedWeights]:
+    """Every agent that owns trained weights, in agent order. LoRA agents of one base model (same
+    model, device and dtype) train their own adapters on ONE copy of that base: the one rule by
+    which training (`LocalPlacement`) and restoring (`training.restore`) group them."""
+    owners = [i for i, a in enumerate(config.agents) if a.trainable and a.share_with is None]
+    lora = {i: _base_key(config.agents[i]) for i in owners if config.agents[i].lora_rank > 0}
+    keys = list(lora.values())
+    shared = {key for key in keys if keys.count(key) > 1}
+    out: list[OwnedWeights] = []
+    seen: set[BaseKey] = set()
+    for i in owners:
+        key = lora[i] if lora.get(i) in shared else None  # full fine-tuning: a model of its own
+        out.append(OwnedWeights(i, key, first=key is not None and key not in seen))
+        if key is not None:
+            seen.add(key)
+    return out
+
+
+def _base_key(agent: AgentConfig) -> BaseKey:
+    return (agent.model, agent.device, agent.dtype)
+
+
+def build_learner(
+    config: Config, agent_id: int, model: Any, tokenizer: Any, *, adapter: str = "default"
+) -> Learner:
+    """Agent `agent_id`'s `Learner` over `model`: the one construction, in this process and in a
+    Ray learner actor (`mars2.cluster.actors`)."""
+    from mars2.training.learner import Learner
+
+    return Learner(
+        model,
+        tokenizer,
+        config.agents[agent_id],
+        config.train,
+        config.loss,
+        total_updates=config.train.steps * config.train.updates_per_step,
+        seed=seeds.learner(config.seed, agent_id),
+        adapter=adapter,
+    )
 
 
 class LocalPlacement:
@@ -84,22 +135,19 @@ class LocalPlacement:
         self.config = config
         self._local: dict[int, Learner] = {}
         trainable: dict[int, tuple[Any, Any]] = {}
-        lora_bases = shared_lora_bases(config)
-        bases: dict[tuple[str, str, str], tuple[Any, Any, threading.Lock]] = {}
-        owners = [i for i, a in enumerate(config.agents) if a.trainable and a.share_with is None]
-        for i in owners:
-            agent = config.agents[i]
-            key = (agent.model, agent.device, agent.dtype)
-            if key in lora_bases and key in bases:  # add this agent's adapter to that base
+        bases: dict[BaseKey, tuple[Any, Any, threading.Lock]] = {}
+        for owned in owned_weights(config):
+            i, key = owned.agent_id, owned.shared_base
+            if key is not None and not owned.first:  # add this agent's adapter to that base
                 model, tokenizer, lock = bases[key]
             else:
-                model, tokenizer = _load(agent)
+                model, tokenizer = _load(config.agents[i])
                 lock = threading.Lock()
-            learner = self._learner(model, tokenizer, i, adapter=f"agent{i}")
+            learner = build_learner(config, i, model, tokenizer, adapter=owned.adapter)
             engine_model = learner.model
-            if key in lora_bases:
+            if key is not None:
                 bases[key] = (learner.model, tokenizer, lock)
-                engine_model = AdapterView(learner.model, f"agent{i}", lock)
+                engine_model = AdapterView(learner.model, owned.adapter, lock)
             self._local[i] = learner
             trainable[i] = (engine_model, tokenizer)
         for i, agent in enumerate(config.agents):
@@ -112,21 +160,6 @@ class LocalPlacement:
         ]
         self.policies: list[Policy] = load_policies(
             config.agents, seed=config.seed, models=trainable
-        )
-
-    def _learner(self, model: Any, tokenizer: Any, agent_id: int, adapter: str) -> Learner:
-        from mars2.training.learner import Learner
-
-        config = self.config
-        return Learner(
-            model,
-            tokenizer,
-            config.agents[agent_id],
-            config.train,
-            config.loss,
-            total_updates=config.train.steps * config.train.updates_per_step,
-            seed=config.seed + agent_id,
-            adapter=adapter,
         )
 
     def sync(self, agent_id: int) -> None:

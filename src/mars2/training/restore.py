@@ -69,21 +69,19 @@ def trained_models(config: Config, path: Path) -> dict[int, tuple[Any, Any]]:
     from peft import PeftModel
 
     from mars2.rollout.engines import AdapterView
-    from mars2.training.placement import shared_lora_bases
+    from mars2.training.placement import BaseKey, owned_weights
 
     checkpoint.load_meta(path)  # a clear error for anything but a checkpoint folder
     models: dict[int, tuple[Any, Any]] = {}
-    bases: dict[tuple[str, str, str], tuple[Any, Any, threading.Lock]] = {}
-    lora_bases = shared_lora_bases(config)
-    owners = [i for i, a in enumerate(config.agents) if a.trainable and a.share_with is None]
-    for i in owners:
+    bases: dict[BaseKey, tuple[Any, Any, threading.Lock]] = {}
+    for owned in owned_weights(config):
+        i, key = owned.agent_id, owned.shared_base
         agent = config.agents[i]
-        key = (agent.model, agent.device, agent.dtype)
-        if key not in lora_bases:
+        if key is None:
             models[i] = agent_model(config, path, i)
             continue
-        folder, adapter = _folder(config, path, i), f"agent{i}"
-        if key in bases:  # one base, one adapter per agent
+        folder, adapter = _folder(config, path, i), owned.adapter
+        if not owned.first:  # one base, one adapter per agent
             peft, tokenizer, lock = bases[key]
             peft.load_adapter(str(folder), adapter_name=adapter)
         else:

@@ -1,5 +1,5 @@
 """Tree search over candidate programs (pure Python, no torch): multi-agent AB-MCTS-A and
-baselines behind one ask/tell interface over a picklable `TreeState` (design.md §3).
+baselines behind one ask/tell interface over a picklable `TreeState` (docs/search.md).
 
     algo = make_algorithm(config.search, n_agents=2)
     state = algo.init_tree(seed=0)

@@ -1,4 +1,4 @@
-"""AB-MCTS-A: adaptive-branching MCTS with node aggregation and Thompson sampling (design.md §3).
+"""AB-MCTS-A: adaptive-branching MCTS with node aggregation and Thompson sampling (docs/search.md).
 
 At every node there are two aggregated arms, GEN (a new child of this node) and CONT (go down
 to an existing child), and one arm per told child. An expansion walks down from the root: at a

@@ -1,5 +1,5 @@
 """Baselines behind the same ask/tell interface: independent sampling, refinement chains and
-best-first search (design.md §3)."""
+best-first search (docs/search.md)."""
 
 from __future__ import annotations
 

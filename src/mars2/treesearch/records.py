@@ -1,4 +1,4 @@
-"""Trees to and from `trees/*.jsonl` node records (design.md §10): export a finished tree, or
+"""Trees to and from `trees/*.jsonl` node records (docs/training.md, "Run directory"): export a finished tree, or
 rebuild a search state from recorded nodes (resume, analysis, replays)."""
 
 from __future__ import annotations

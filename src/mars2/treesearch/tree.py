@@ -77,10 +77,6 @@ class TreeState:
     extra: object = None
 
     @property
-    def n_told(self) -> int:
-        return len(self.nodes)
-
-    @property
     def n_asked(self) -> int:
         """Told plus pending: the nodes the budget has been spent on."""
         return len(self.nodes) + len(self.pending)
@@ -96,14 +92,6 @@ class TreeState:
     def parent_of(self, node_id: int) -> int:
         parent = self.nodes[node_id].parent_id
         return ROOT if parent is None else parent
-
-    def path_to_root(self, node_id: int) -> list[int]:
-        """`node_id` and its ancestors up to (excluding) the root, bottom-up."""
-        path: list[int] = []
-        while node_id != ROOT:
-            path.append(node_id)
-            node_id = self.parent_of(node_id)
-        return path
 
 
 def new_state(algo: str, budget: int, n_agents: int, seed: int) -> TreeState:

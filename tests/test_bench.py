@@ -17,7 +17,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BENCHES = sorted(p.name for p in (ROOT / "bench").glob("*.py"))
 HELP_ONLY = {"gpu_check.py", "vllm_smoke.py"}  # need a GPU / vllm to do anything
-SLOW = {"train_step.py", "memory.py"}  # several fresh processes, each loading torch + a model
+# several fresh processes, each loading torch + a model (grpo_step.py: also TRL, ~25 s)
+SLOW = {"train_step.py", "memory.py", "grpo_step.py"}
 
 
 def run(bench: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

@@ -93,6 +93,9 @@ def test_grpo_mode_trains_on_groups_of_independent_samples(tmp_path: Path) -> No
         "agents=[{name: solo, model: tiny-random, max_new_tokens: 32, temperature: 1.0}]",
     )
     trainer = Trainer(cfg, tmp_path)
+    # a group's samples go out together, so the engine prefills their shared prompt once
+    search = trainer._search_config()
+    assert (search.algo, search.budget, search.parallel_expansions) == ("sampling", 3, 3)
     learner = trainer.learners[0]
     assert isinstance(learner, Learner)
     before = snapshot(learner.model)

@@ -141,10 +141,9 @@ class Trainer:
         """The training rollout's search (`grpo`: n independent samples). Evaluations use
         `evaluation.protocol.eval_search`, the same for both modes."""
         search = self.config.search
-        if self.config.train.mode == "grpo":
-            search = dataclasses.replace(
-                search, algo="sampling", budget=self.config.train.samples_per_problem
-            )
+        if self.config.train.mode == "grpo":  # a group's samples are independent: all at once,
+            n = self.config.train.samples_per_problem  # so the engine prefills their prompt once
+            search = dataclasses.replace(search, algo="sampling", budget=n, parallel_expansions=n)
         return search
 
     # ------------------------------------------------------------------ one step

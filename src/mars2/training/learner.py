@@ -1,12 +1,14 @@
 """One agent's learner: its trainable weights, optimizer, LR schedule and the policy update.
 
-The update follows docs/algorithms.md, "Policy losses": "old" log-probs are recomputed by the learner before the first
-optimizer step of a training step (with one optimizer step per training step they are the
-gradient pass's own log-probs, detached: the same values without a second forward pass),
-rollout log-probs come from the engine (TIS), an optional frozen reference gives the KL term. A training step's samples are split into
-`updates_per_step` mini-batches (one optimizer step each), each mini-batch into micro-batches
-with gradient accumulation; the loss is normalised over the whole mini-batch, so the gradient
-does not depend on the micro-batch size.
+The update follows docs/algorithms.md, "Policy losses": "old" log-probs are recomputed by the
+learner before the first optimizer step of a training step (with one optimizer step per training
+step they are the gradient pass's own log-probs, detached: the same values without a second
+forward pass), rollout log-probs come from the engine (TIS), an optional frozen reference gives
+the KL term. A training step's samples are split into `updates_per_step` mini-batches (one
+optimizer step each), each mini-batch into micro-batches with gradient accumulation: packed ones
+(`packed_micro_batches`: a shared prompt once, no padding) or padded rows; the loss is normalised
+over the whole mini-batch, so the gradient does not depend on how the mini-batch is cut. Every
+pass runs in `train.precision` (`resolve_precision`).
 """
 
 from __future__ import annotations

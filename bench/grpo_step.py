@@ -80,9 +80,10 @@ figures mean nothing: for tests). `--json` prints {"speedup_vs_trl": TRL wall / 
 
 Target: >= 3.0x TRL's speed (wall time of the step) at <= 0.8x its peak memory.
 
-Time on 2 cores shared with a training run (load average ~3), `--threads 1`: the full bench
-9.4 min (mars2's step 107 s, TRL's 436 s), `--quick` 1.9 min; with torch's default 2 threads
-on those busy cores TRL's `--quick` step alone took 264 s.
+Time on the idle 2-core machine, torch's default 2 threads (2026-12-02): the full bench 4.6 min
+(mars2's step 54 s, TRL's 203 s), `--quick` 1.2 min. On cores other jobs keep busy, 2 threads
+slow TRL's `model.generate` several times over (its `--quick` step took 264 s at load ~3):
+measure on an idle machine or pass `--threads 1`. Figures: docs/performance.md.
 """
 
 from __future__ import annotations

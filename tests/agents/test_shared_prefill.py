@@ -125,3 +125,25 @@ def test_a_group_of_attempts_samples_as_if_prefilled_alone(
     finally:
         alone.close()
     assert len({c.response_ids for c in got}) > 1  # each attempt kept its own randomness
+
+
+def test_free_rollout_memory_drops_the_caches_not_the_samples(tiny: tuple[Any, Any]) -> None:
+    """Before a learner update the engine gives back its KV slots and prompt cache; the next
+    rollout allocates them again and samples what it would have (same seeds, same tokens)."""
+    model, tokenizer = tiny
+    agent = AgentConfig(
+        model="tiny-random", max_new_tokens=8, rollout_dtype="model", stop_at_fence=False
+    )
+    chat = [{"role": "user", "content": "Write fib(n) in Python."}]
+    policy = HFPolicy(agent, model, tokenizer)
+    try:
+        first = asyncio.run(policy.generate(chat, seed=3))
+        batch = policy._decoder.batch
+        assert batch.k is not None and batch.prompts.entries  # slots and a cached prompt
+        policy.free_rollout_memory()
+        fresh = policy._decoder.batch
+        assert fresh is not batch and fresh.k is None and not fresh.prompts.entries
+        again = asyncio.run(policy.generate(chat, seed=3))
+    finally:
+        policy.close()
+    assert again.response_ids == first.response_ids

@@ -125,6 +125,15 @@ class HFPolicy(ChatEngine):
                     raise ValueError(f"sync_weights: unknown parameter names {unexpected[:5]}")
             self._refresh_copy(force=True)
 
+    def free_rollout_memory(self) -> None:
+        """Drop the decoder's keys and values (its KV cache slots and the prompt cache) between
+        rollouts, so a learner update in this process can use their memory; the next rollout
+        allocates them again (an update empties the prompt cache anyway). No-op while rows are
+        in flight."""
+        with self._lock:
+            if not self._decoder.rows:
+                self._decoder = self._new_decoder()
+
     def _refresh_copy(self, *, force: bool = False) -> None:
         """Rebuild the rollout copy when the model's weights changed since it was made (a
         checkpoint restored, a learner step without sync); only between rollouts. Call with

@@ -183,6 +183,9 @@ class RayPlacement:
         assert isinstance(pool, EnginePool) and isinstance(handle, LearnerHandle)
         pool.push(handle.weights(merged=self.config.agents[agent_id].backend != "hf"))
 
+    def free_rollout_memory(self) -> None:
+        """Nothing to do: engines run in their own actors, apart from the learners' memory."""
+
     def sandbox(self) -> AbstractContextManager[Executor]:
         if self.cluster.sandbox_actors == 0:
             return Sandbox(self.config.sandbox)

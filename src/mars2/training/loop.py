@@ -263,6 +263,7 @@ class Trainer:
         Learner figures go to `metrics` under every agent's name; for shared weights,
         `samples/NAME` and `tokens/NAME` count the agent's own part of the batch."""
         t_learn = time.perf_counter()
+        self.placement.free_rollout_memory()  # the engines' caches: memory for the update
         sync_s = 0.0
         for learner, members in self._learner_groups():
             mine = [s for s in samples if s.agent_id in members]

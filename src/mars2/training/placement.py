@@ -46,6 +46,11 @@ class Placement(Protocol):
         """Make agent `agent_id`'s engines generate with its learner's current weights."""
         ...
 
+    def free_rollout_memory(self) -> None:
+        """Between a rollout and the updates: free what engines hold for generating (KV and
+        prompt caches) where it shares memory with the learners."""
+        ...
+
     def sandbox(self) -> AbstractContextManager[Executor]:
         """The sandbox for this run, used as a context manager for the run's duration."""
         ...
@@ -170,6 +175,14 @@ class LocalPlacement:
             policy.sync_weights()
         else:
             policy.sync_weights(self._local[agent_id].merged_state_dict())
+
+    def free_rollout_memory(self) -> None:
+        """The hf engines share this process with the learners: their caches go before an
+        update (measured: the main job's peak RSS, docs/performance.md)."""
+        for policy in self.policies:
+            free = getattr(policy, "free_rollout_memory", None)  # hf engines only
+            if free is not None:
+                free()
 
     def sandbox(self) -> AbstractContextManager[Executor]:
         return Sandbox(self.config.sandbox)

@@ -218,14 +218,13 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
 
     import torch
     from datasets import Dataset
-    from peft import LoraConfig
     from transformers import TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
 
     from mars2.agents import load_model
     from mars2.agents.prompts import extract_code, generate_messages
     from mars2.sandbox import Sandbox
-    from mars2.training.learner import resolve_precision
+    from mars2.training.learner import lora_config, resolve_precision
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore")
@@ -292,13 +291,7 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
             {"prompt": generate_messages(p, agent.role, agent.system_prompt), "problem_id": p.id}
             for p in problems.values()
         ]
-        peft_config = LoraConfig(
-            r=agent.lora_rank,
-            lora_alpha=agent.lora_alpha,
-            target_modules="all-linear",
-            lora_dropout=0.0,
-            task_type="CAUSAL_LM",
-        )
+        peft_config = lora_config(agent)  # mars2's own adapter config
         trainer = GRPOTrainer(
             model=model,
             reward_funcs=fraction_passed,

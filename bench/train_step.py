@@ -220,8 +220,10 @@ def run_trl(
 
     import torch
     from datasets import Dataset
-    from peft import LoraConfig
     from trl import GRPOConfig, GRPOTrainer
+
+    from mars2.config import AgentConfig
+    from mars2.training.learner import lora_config
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore")
@@ -256,15 +258,9 @@ def run_trl(
         args=args,
         train_dataset=Dataset.from_dict({"prompt": ["stub"] * spec.samples}),
         processing_class=tokenizer,
-        peft_config=None
+        peft_config=None  # else mars2's own adapter config
         if "-full" in row
-        else LoraConfig(
-            r=LORA_RANK,
-            lora_alpha=LORA_ALPHA,
-            target_modules="all-linear",
-            lora_dropout=0.0,
-            task_type="CAUSAL_LM",
-        ),
+        else lora_config(AgentConfig(lora_rank=LORA_RANK, lora_alpha=LORA_ALPHA)),
     )
     trainer.create_optimizer_and_scheduler(num_training_steps=steps + 1)
     trainer._prepare_inputs = lambda batch: batch  # inputs arrive already "generated"

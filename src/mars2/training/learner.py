@@ -45,16 +45,24 @@ def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default", see
         return _add_lora(model, agent, adapter)
 
 
-def _add_lora(model: Any, agent: AgentConfig, adapter: str) -> Any:
-    from peft import LoraConfig, PeftModel, get_peft_model
+def lora_config(agent: AgentConfig) -> Any:
+    """The `peft.LoraConfig` of `agent`'s adapter: rank and alpha from the config, every linear
+    layer, no dropout (the benches give TRL this same config)."""
+    from peft import LoraConfig
 
-    lora = LoraConfig(
+    return LoraConfig(
         r=agent.lora_rank,
         lora_alpha=agent.lora_alpha,
         target_modules="all-linear",
         lora_dropout=0.0,
         task_type="CAUSAL_LM",
     )
+
+
+def _add_lora(model: Any, agent: AgentConfig, adapter: str) -> Any:
+    from peft import PeftModel, get_peft_model
+
+    lora = lora_config(agent)
     if isinstance(model, PeftModel):
         first = next(iter(model.peft_config.values()))
         lora.base_model_name_or_path = first.base_model_name_or_path  # saved with the adapter
@@ -151,38 +159,27 @@ def packed_micro_batches(samples: Sequence[Sample], budget: int) -> list[list[Sa
     groups: dict[tuple[int, ...], list[Sample]] = {}
     for s in samples:
         groups.setdefault(tuple(s.prompt_ids), []).append(s)
-    micros: list[list[Sample]] = []
-    current: list[Sample] = []
-    used = 0
+    parts: list[tuple[int, list[Sample]]] = []  # (packed tokens, samples of one prompt copy)
     for prompt, members in groups.items():
         part: list[Sample] = []
         cost = len(prompt)
         for s in members:
             if part and cost + len(s.response_ids) > budget:  # cut the group: a new prompt copy
-                micros, current, used = _place(micros, current, used, part, cost, budget)
+                parts.append((cost, part))
                 part, cost = [], len(prompt)
             part.append(s)
             cost += len(s.response_ids)
-        micros, current, used = _place(micros, current, used, part, cost, budget)
-    if current:
-        micros.append(current)
+        parts.append((cost, part))
+    micros: list[list[Sample]] = []
+    used = 0
+    for cost, part in parts:
+        if micros and used + cost <= budget:
+            micros[-1] += part
+            used += cost
+        else:
+            micros.append(list(part))
+            used = cost
     return micros
-
-
-def _place(
-    micros: list[list[Sample]],
-    current: list[Sample],
-    used: int,
-    part: list[Sample],
-    cost: int,
-    budget: int,
-) -> tuple[list[list[Sample]], list[Sample], int]:
-    """Add `part` (one prompt group, `cost` packed tokens) to the open micro-batch, or close it
-    and open a new one when `part` does not fit."""
-    if current and used + cost > budget:
-        micros.append(current)
-        current, used = [], 0
-    return micros, current + part, used + cost
 
 
 class _LogpGap:
@@ -286,44 +283,42 @@ class Learner:
         mb = self.train_config.micro_batch_size
         return [list(samples[i : i + mb]) for i in range(0, len(samples), mb)]
 
-    def _forward(self, model: Any, micro: Sequence[Sample], mask: torch.Tensor) -> torch.Tensor:
+    def _forward(
+        self, model: Any, micro: Sequence[Sample]
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """[b, T-1] log-probs of the micro-batch's response tokens under `model` in `pad_batch`'s
-        layout (`mask` marks the response tokens; other entries are 0). Never a [b, T, V]
-        logits tensor: the LM head runs on chunks of response positions only."""
+        layout, with that layout's response mask and rollout log-probs (entries off the mask
+        are 0). Never a [b, T, V] logits tensor: the LM head runs on chunks of response
+        positions only."""
+        ids, attention, mask, rollout = pad_batch(micro, self.pad_id)
         mask = mask.to(self.device)
         # bf16: every pass (gradient, old, reference) under one autocast, so the ratios, TIS
         # and KL compare log-probs computed alike; weights and optimizer stay float32
         with torch.autocast(self.device.type, torch.bfloat16, enabled=self.precision == "bf16"):
-            return self._forward_in_precision(model, micro, mask)
-
-    def _forward_in_precision(
-        self, model: Any, micro: Sequence[Sample], mask: torch.Tensor
-    ) -> torch.Tensor:
-        if self.packing:
-            values = packed_logprobs(
-                model,
-                [s.prompt_ids for s in micro],
-                [s.response_ids for s in micro],
-                temperature=self.agent.temperature,
-            )  # response tokens, sample by sample: the order masked_scatter fills
-            return torch.zeros(mask.shape, device=self.device).masked_scatter(mask.bool(), values)
-        ids, attention, _, _ = pad_batch(micro, self.pad_id)
-        return token_logprobs(
-            model,
-            ids.to(self.device),
-            attention.to(self.device),
-            temperature=self.agent.temperature,
-            positions=mask,  # no LM head on prompt tokens
-        )
+            if self.packing:
+                values = packed_logprobs(
+                    model,
+                    [s.prompt_ids for s in micro],
+                    [s.response_ids for s in micro],
+                    temperature=self.agent.temperature,
+                )  # response tokens, sample by sample: the order masked_scatter fills
+                logp = torch.zeros(mask.shape, device=self.device).masked_scatter(
+                    mask.bool(), values
+                )
+            else:
+                logp = token_logprobs(
+                    model,
+                    ids.to(self.device),
+                    attention.to(self.device),
+                    temperature=self.agent.temperature,
+                    positions=mask,  # no LM head on prompt tokens
+                )
+        return logp, mask, rollout
 
     def _logprobs(self, model: Any, samples: Sequence[Sample], grad: bool) -> list[torch.Tensor]:
         """Per-micro-batch [b, T-1] log-probs of the samples' tokens under `model`."""
-        out = []
-        for micro in self._micro_batches(samples):
-            _, _, mask, _ = pad_batch(micro, self.pad_id)
-            with torch.set_grad_enabled(grad):
-                out.append(self._forward(model, micro, mask))
-        return out
+        with torch.set_grad_enabled(grad):
+            return [self._forward(model, micro)[0] for micro in self._micro_batches(samples)]
 
     def _reference_logprobs(self, samples: Sequence[Sample]) -> list[torch.Tensor] | None:
         if self.loss_config.kl_coef == 0:
@@ -371,8 +366,7 @@ class Learner:
         loss_total = 0.0
         gap = _LogpGap()
         for k, micro in enumerate(self._micro_batches(samples)):
-            _, _, mask, rollout = pad_batch(micro, self.pad_id)
-            logp = self._forward(self.model, micro, mask)
+            logp, mask, rollout = self._forward(self.model, micro)
             gap.add(logp.detach() if old is None else old[k], rollout, mask)
             advantages = torch.tensor([s.advantage for s in micro], dtype=torch.float32)
             loss, stats = policy_loss(

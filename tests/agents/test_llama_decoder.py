@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from mars2.agents import llama
+from mars2.agents.decode import compact
 from mars2.agents.hf import resolve_decoder, resolve_rollout_dtype
 from mars2.agents.llama import LlamaBatch, LlamaWeights, unsupported
 from mars2.config import AgentConfig
@@ -57,6 +58,41 @@ def test_prefill_steps_joins_and_leaves_match_transformers(
     assert batch.k is not None and batch.k.shape[3] >= max(map(len, rows))
     batch.reset()
     assert batch.size == 0
+
+
+@pytest.mark.parametrize(
+    ("alive", "size", "order"),
+    [
+        ([1, 2, 3], 4, [3, 1, 2]),  # row 0 left: the last row takes its slot, nobody else moves
+        ([0, 1, 2], 4, [0, 1, 2]),  # the last row left: nothing moves
+        ([0, 3, 5], 6, [0, 3, 5]),  # slots 1 and 2 freed: rows 3 and 5 move into them
+        ([], 3, []),
+    ],
+)
+def test_compact_moves_only_rows_beyond_the_new_size(
+    alive: list[int], size: int, order: list[int]
+) -> None:
+    got = compact(alive, size)
+    assert got == order
+    assert sorted(got) == alive
+    moved = [i for new, i in enumerate(got) if new != i]
+    assert all(i >= len(alive) for i in moved)
+
+
+def test_rows_kept_out_of_order_match_transformers(tiny: tuple[Any, Any]) -> None:
+    model, _ = tiny
+    batch = LlamaBatch(LlamaWeights(model))
+    rows = prompts(4, seed=3)
+    with torch.no_grad():
+        logits = batch.prefill(rows)
+        order = compact([1, 2, 3], 4)  # row 0 leaves: row 3 moves into slot 0
+        batch.keep(order)
+        rows = [rows[i] for i in order]
+        tokens = logits[order].argmax(-1)
+        rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
+        logits = batch.step(tokens)
+    for row, got in zip(rows, logits, strict=True):
+        assert torch.allclose(got, reference(model, row), atol=ATOL)
 
 
 def test_a_single_row_of_one_token(tiny: tuple[Any, Any]) -> None:

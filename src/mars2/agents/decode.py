@@ -127,11 +127,22 @@ class Decoder:
             self.batch.reset()
             return done
         if done:
+            keep = compact(keep, len(self.rows))
             self.batch.keep(keep)
             tokens = tokens[torch.tensor(keep, device=tokens.device)]
             self.rows = [self.rows[i] for i in keep]
         self.logits = self.batch.step(tokens)
         return done
+
+
+def compact(alive: list[int], size: int) -> list[int]:
+    """The rows `alive` (ascending, of rows 0..size-1) in their new order: each slot a row left
+    below len(alive) takes one of the alive rows beyond it, so only those move (keeping the
+    order would move every row after the first that left: a KV cache copy per row)."""
+    n, kept = len(alive), set(alive)
+    movers = iter(i for i in alive if i >= n)
+    assert all(0 <= i < size for i in alive)
+    return [i if i in kept else next(movers) for i in range(n)]
 
 
 class HFBatch:
@@ -195,7 +206,7 @@ class HFBatch:
         return logits  # type: ignore[no-any-return]
 
     def keep(self, index: list[int]) -> None:
-        """Retain rows `index` (ascending) as rows 0..len(index)-1."""
+        """Retain rows `index` (any order) as rows 0..len(index)-1."""
         rows = torch.tensor(index, device=self.device)
         self.cache.batch_select_indices(rows)
         self.mask, self.next_pos = self.mask[rows], self.next_pos[rows]

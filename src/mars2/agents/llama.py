@@ -9,7 +9,7 @@ arithmetic on a frozen snapshot of the weights, with what a rollout needs only:
 - a preallocated KV cache, one slot per row: a new token's keys and values are written in
   place, and rows are not padded: each row's prompt starts at position 0 of its slot;
 - rows that finish leave by moving the last rows into their slots (a copy of the moved rows
-  only); new rows are prefilled together (right-padded, causal) into free slots;
+  only, `decode.compact`); new rows are prefilled together (right-padded, causal) into free slots;
 - shared prefills: requests with the same prompt (a GRPO group, an evaluation's attempts, a
   tree's fresh children) prefill it once and copy its keys and values into each row, and a
   `PromptCache` keeps the keys and values of recent prompts, so a later prompt computes only
@@ -366,8 +366,8 @@ class LlamaBatch:
         return self._logits(x[:, 0])
 
     def keep(self, index: list[int]) -> None:
-        """Retain rows `index` (ascending), as rows 0..len(index)-1: only rows that change
-        slot are copied."""
+        """Retain rows `index` (any order, distinct), as rows 0..len(index)-1: only rows that
+        change slot are copied (`decode.compact` orders them so that few do)."""
         assert self.k is not None and self.v is not None
         moves = [(new, old) for new, old in enumerate(index) if new != old]
         if moves:

@@ -25,6 +25,7 @@ models (rope scaling, a Linear with a bias, ...); the engine then uses transform
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -77,39 +78,27 @@ class LlamaWeights:
         param = next(base.parameters())
         self.device: torch.device = param.device
         self.dtype = dtype or param.dtype
-        merged = _merged_linears(model)
+        weight = _weight_of(model)  # one merged fp32 weight alive at a time, not all
         decoder = base.model
-        inner = [f"model.layers.{i}." for i in range(len(decoder.layers))]
         take = self._take
         self.embed = take(decoder.embed_tokens.weight)
         self.norm = take(decoder.norm.weight)
-        head = base.get_output_embeddings().weight
-        tied = head is decoder.embed_tokens.weight
-        self.head = self.embed if tied else take(merged.get("lm_head", head))
+        head = base.get_output_embeddings()
+        tied = head.weight is decoder.embed_tokens.weight
+        self.head = self.embed if tied else take(weight(head))
         self.layers = []
-        for prefix, layer in zip(inner, decoder.layers, strict=True):
+        for layer in decoder.layers:
             attn, mlp = layer.self_attn, layer.mlp
-
-            def w(name: str, module: Any, prefix: str = prefix) -> torch.Tensor:
-                weight: torch.Tensor = merged.get(prefix + name, module.weight)
-                return weight
-
-            qkv = torch.cat(
-                [
-                    w("self_attn.q_proj", attn.q_proj),
-                    w("self_attn.k_proj", attn.k_proj),
-                    w("self_attn.v_proj", attn.v_proj),
-                ]
-            )
-            gate_up = torch.cat([w("mlp.gate_proj", mlp.gate_proj), w("mlp.up_proj", mlp.up_proj)])
+            qkv = torch.cat([weight(attn.q_proj), weight(attn.k_proj), weight(attn.v_proj)])
+            gate_up = torch.cat([weight(mlp.gate_proj), weight(mlp.up_proj)])
             self.layers.append(
                 (
                     take(layer.input_layernorm.weight),
                     take(qkv),
-                    take(w("self_attn.o_proj", attn.o_proj)),
+                    take(weight(attn.o_proj)),
                     take(layer.post_attention_layernorm.weight),
                     take(gate_up),
-                    take(w("mlp.down_proj", mlp.down_proj)),
+                    take(weight(mlp.down_proj)),
                 )
             )
         half = torch.arange(0, self.head_dim, 2, dtype=torch.int64, device=self.device)
@@ -125,24 +114,25 @@ class LlamaWeights:
         return emb.cos().to(self.dtype), emb.sin().to(self.dtype)
 
 
-def _merged_linears(model: Any) -> dict[str, torch.Tensor]:
-    """For a peft model (or an `AdapterView` of one adapter): each adapted Linear's weight with
-    the adapter(s) the model generates with folded in, keyed by the base model's module name
-    ("model.layers.3.self_attn.q_proj"); {} for a plain model."""
+def _weight_of(model: Any) -> Callable[[Any], torch.Tensor]:
+    """Module -> its weight with the adapter(s) `model` generates with folded in (a LoRA layer
+    of a peft model, or of an `AdapterView` of one adapter); a plain module's own weight. Each
+    merged weight is computed when asked for, so a snapshot never holds them all in float32."""
     if not hasattr(model, "get_base_model"):
-        return {}
+        return lambda module: module.weight  # type: ignore[no-any-return]
     view = getattr(model, "adapter", None)  # an AdapterView generates with its own adapter
-    merged: dict[str, torch.Tensor] = {}
-    for name, module in model.get_base_model().named_modules():
+
+    def weight(module: Any) -> torch.Tensor:
         if not (hasattr(module, "get_delta_weight") and hasattr(module, "base_layer")):
-            continue
-        weight = module.base_layer.weight.detach().clone()
+            return module.weight  # type: ignore[no-any-return]
+        merged: torch.Tensor = module.base_layer.weight.detach().clone()
         adapters = [view] if isinstance(view, str) else list(module.active_adapters)
         for adapter in adapters:
             if adapter in module.lora_A and adapter not in module.merged_adapters:
-                weight += module.get_delta_weight(adapter).to(weight.dtype)
-        merged[name] = weight
-    return merged
+                merged += module.get_delta_weight(adapter).to(merged.dtype)
+        return merged
+
+    return weight
 
 
 def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:

@@ -16,7 +16,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "mars2"
 
 # Lower layers first. `mars2` itself is the public Python API, on top with the CLI.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "paths", "seeds", "version"),
+    ("errors", "heap", "paths", "seeds", "version"),
     ("jsonl", "rundir"),  # the one JSONL reader (it raises errors.FileError); the run's paths
     ("registry",),  # built-in entries are dotted-path strings: it imports nothing it registers
     ("types", "config"),

@@ -31,6 +31,7 @@ from typing import Any
 
 import torch
 
+from mars2 import heap
 from mars2.agents.decode import Decoder, HFBatch, Row
 from mars2.agents.engine import ChatEngine, Pending
 from mars2.agents.llama import PROMPT_CACHE_BYTES, LlamaBatch, LlamaWeights, unsupported
@@ -133,6 +134,7 @@ class HFPolicy(ChatEngine):
         with self._lock:
             if not self._decoder.rows:
                 self._decoder = self._new_decoder()
+        heap.release()  # the prompt cache's entries sat in the engine thread's heap
 
     def _refresh_copy(self, *, force: bool = False) -> None:
         """Rebuild the rollout copy when the model's weights changed since it was made (a

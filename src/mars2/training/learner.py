@@ -23,7 +23,7 @@ from typing import Any
 import torch
 from torch.utils.checkpoint import checkpoint
 
-from mars2 import seeds
+from mars2 import heap, seeds
 from mars2.agents.models import base_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
@@ -352,6 +352,7 @@ class Learner:
         totals["lr"] = float(self.scheduler.get_last_lr()[0])
         totals["samples"] = float(len(samples))
         totals["tokens"] = float(sum(len(s.response_ids) for s in samples))
+        heap.release()  # the micro-batches' activations: back to the OS before the rollout
         return totals
 
     def _optimizer_step(

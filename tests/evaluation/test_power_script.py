@@ -1,0 +1,49 @@
+"""scripts/power.py: the simulated power of the seed-level test behaves as a power must (type I
+error near alpha without an effect, near 1 for a large effect, growing with runs) and reads the
+pilot's per-problem values from a results.json."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+@pytest.fixture(scope="module")
+def power() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import power
+
+        yield power
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+RATES = np.linspace(0.1, 0.6, 100)
+
+
+def test_no_effect_is_found_about_alpha_of_the_time(power: ModuleType) -> None:
+    found = power.simulate_power(RATES, 0.0, 3, run_sd=0.02, attempts=4, sims=400)
+    assert found <= 0.10  # nominal 0.05; 400 experiments: sd ~0.011
+
+
+def test_a_large_effect_is_found_and_power_grows_with_runs(power: ModuleType) -> None:
+    big = power.simulate_power(RATES, 0.2, 3, run_sd=0.0, attempts=4, sims=100)
+    assert big >= 0.95
+    few = power.simulate_power(RATES, 0.04, 3, run_sd=0.02, attempts=4, sims=300)
+    many = power.simulate_power(RATES, 0.04, 6, run_sd=0.02, attempts=4, sims=300)
+    assert many > few
+
+
+def test_pilot_rates_average_an_arms_runs(power: ModuleType) -> None:
+    results = {"arms": [{"name": "grpo", "per_problem": {"pass@1": [[0.0, 0.5], [0.5, 1.0]]}}]}
+    assert power.pilot_rates(results, "grpo", "pass@1").tolist() == [0.25, 0.75]
+    with pytest.raises(SystemExit, match="arms: grpo"):
+        power.pilot_rates(results, "rs2", "pass@1")

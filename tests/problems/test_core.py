@@ -84,6 +84,13 @@ def test_sets_resolve_by_name(tier: str) -> None:
     assert len(test) + len(iid) + len(train) == len(load_records(tier))
 
 
+def test_zone_held_out_union_has_200_problems_by_name() -> None:
+    # the evaluation set of the pre-registered experiment (issue 28): iid and test together
+    held_out = load_problems("bundled:zone?split=iid,test")
+    assert {p.split for p in held_out} == {"iid", "test"}
+    assert len(held_out) >= 200
+
+
 def test_zone_problems_of_core_families_equal_the_core_problems() -> None:
     # the zone tier's problems of core families are the core build's problems (same tests)
     core = {r["id"]: r for r in load_records("core")}

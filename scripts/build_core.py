@@ -6,7 +6,12 @@ example, taken from the first public test. Expected outputs come from running th
 every problem passes the checks of `build_bundled.py` (unique ids, plain JSON outputs, >= 3 public
 and >= 5 private tests with distinct inputs, trivially wrong answers fail). Splits: `test` for the
 test families; for each train family a seeded draw of a quarter of its problems is `iid`, the rest
-`train`.
+`train`; every problem of an `iid` family (more held-out instances of the train family of that
+name, added after its draw) is `iid`.
+
+Modules are read in name order, except the later batches of APPENDED, read last: their problems
+come after every earlier one in the file, so adding a batch leaves the earlier records (and the
+first N problems of a split that an evaluation takes) where they were.
 
 Two tiers, two calibration files (records of `mars2 problems calibrate`; several files
 concatenated are fine: the counts of one id add up):
@@ -57,7 +62,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "mars2" / "problems" / "data"
 LOW, HIGH = 0.05, 0.70
 ZONE_MIN_SAMPLES = 8
-EXTRA = "extra"  # extra_*, extra2_*: modules of the zone tier only
+EXTRA = "extra"  # extra_*, extra2_*, extra3_*: modules of the zone tier only
+APPENDED = ("extra3_",)  # later batches of the zone tier, in order: read after all other modules
 
 
 @dataclass(frozen=True)
@@ -88,12 +94,18 @@ def load_families(extra: bool = True) -> list[CoreFamily]:
     """Every `FAMILY*` of the modules of `core_families` (without the `extra*` ones unless
     `extra`), in module order."""
     families = []
-    for info in sorted(pkgutil.iter_modules(core_families.__path__), key=lambda i: i.name):
+    for info in sorted(pkgutil.iter_modules(core_families.__path__), key=module_order):
         if info.name.startswith(EXTRA) and not extra:
             continue
         module = importlib.import_module(f"core_families.{info.name}")
         families.extend(v for k, v in vars(module).items() if k.startswith("FAMILY"))
     return families
+
+
+def module_order(info: pkgutil.ModuleInfo) -> tuple[int, str]:
+    """Name order, with the batches of APPENDED after every other module, batch by batch."""
+    batch = next((i for i, p in enumerate(APPENDED, 1) if info.name.startswith(p)), 0)
+    return batch, info.name
 
 
 def with_example(spec: Spec, outputs: list[Any]) -> Spec:
@@ -128,9 +140,10 @@ def ordered(spec: Spec, outputs: list[Any]) -> tuple[Spec, list[Any]]:
 
 
 def splits_of(family: CoreFamily) -> list[str]:
-    """`test` for a test family; else a seeded quarter (at least one) `iid`, the rest `train`."""
-    if family.pool == "test":
-        return ["test"] * len(family.specs)
+    """`test` for a test family and `iid` for an iid family; for a train family a seeded quarter
+    (at least one) `iid`, the rest `train`."""
+    if family.pool in ("test", "iid"):
+        return [family.pool] * len(family.specs)
     n_iid = max(1, round(IID_SHARE * len(family.specs)))
     chosen = set(random.Random(f"core:{family.name}").sample(range(len(family.specs)), n_iid))
     return ["iid" if i in chosen else "train" for i in range(len(family.specs))]
@@ -149,12 +162,15 @@ def read_calibration(path: Path) -> dict[str, tuple[int, int]]:
 
 def build(families: list[CoreFamily], source: str = "bundled:core") -> list[dict[str, Any]]:
     """Every candidate record, checked, in family order (no calibration filter)."""
-    names = Counter(f.name for f in families)
+    names = Counter(f.name for f in families if f.pool != "iid")
     if dup := [n for n, k in names.items() if k > 1]:
         raise BuildError(f"family names used twice: {dup}")
+    train = {f.name for f in families if f.pool == "train"}
+    if orphans := [f.name for f in families if f.pool == "iid" and f.name not in train]:
+        raise BuildError(f"iid families without a train family of the same name: {orphans}")
     records = []
     for family in families:
-        if family.pool not in ("train", "test") or not family.specs:
+        if family.pool not in ("train", "test", "iid") or not family.specs:
             raise BuildError(f"family {family.name}: pool {family.pool!r}, no problems?")
         for spec, split in zip(family.specs, splits_of(family), strict=True):
             outputs = run_reference(spec)

@@ -5,7 +5,9 @@ says exactly what to return. Most families are *sweeps*: one template and a list
 (add 3, add 7, ...), so a family has many close instances. Train families (`train_*.py`) give
 the `train` split and, by a seeded draw of about a quarter of each family, the `iid` split (new
 instances of training families). Test families (`test_*.py`) give the `test` split: kinds of
-task that no train family has.
+task that no train family has. An iid family (`extra3_iid_*.py`) adds held-out instances to the
+train family of the same name after its draw: all of them are `iid`, and the train split of that
+family does not change.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from bundled_families import Spec
 
 @dataclass
 class CoreFamily:
-    """A family of one-line problems, wholly in the train pool or wholly in the test split."""
+    """A family of one-line problems, wholly in the train pool or wholly in the test split (or
+    more iid instances of a train family)."""
 
     name: str
-    pool: str  # "train" (train + iid) or "test"
+    pool: str  # "train" (train + iid), "test", or "iid" (more instances of the train family `name`)
     specs: list[Spec] = field(default_factory=list)
 
     def line(

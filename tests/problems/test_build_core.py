@@ -11,6 +11,8 @@ from types import ModuleType
 
 import pytest
 
+INTS = [4, 0, -3, 7, 10, 1, -8, 25, 100]
+
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
@@ -80,3 +82,30 @@ def test_iid_problems_need_a_train_sibling(build_core: ModuleType) -> None:
         {"id": "d", "split": "test", "metadata": {"family": "h"}},
     ]
     assert [r["id"] for r in build_core.with_train_siblings(rows)] == ["a", "b", "d"]
+
+
+def test_an_iid_family_adds_held_out_instances_to_a_train_family(build_core: ModuleType) -> None:
+    from core_families import CoreFamily
+
+    train = CoreFamily("f", "train")
+    train.sweep("add_{kw}", "x", "x + {k}", "the integer `x` plus {k}", [1, 2, 3, 4], INTS)
+    more = CoreFamily("f", "iid")
+    more.sweep("add_{kw}", "x", "x + {k}", "the integer `x` plus {k}", [5, 6], INTS)
+    alone = build_core.build([train])
+    both = build_core.build([train, more])
+    assert both[: len(alone)] == alone  # the train family's draw is unchanged
+    assert [(r["id"], r["split"]) for r in both[len(alone) :]] == [
+        ("add-five", "iid"),
+        ("add-six", "iid"),
+    ]
+    with pytest.raises(build_core.BuildError, match="without a train family"):
+        build_core.build([more])
+
+
+def test_later_batches_are_read_after_every_other_module(build_core: ModuleType) -> None:
+    import pkgutil
+
+    names = ["train_a", "extra3_test_x", "extra_b", "extra2_c", "test_d", "extra3_iid_y"]
+    infos = [pkgutil.ModuleInfo(None, n, False) for n in names]  # type: ignore[arg-type]
+    ordered = [i.name for i in sorted(infos, key=build_core.module_order)]
+    assert ordered == ["extra2_c", "extra_b", "test_d", "train_a", "extra3_iid_y", "extra3_test_x"]

@@ -5,6 +5,7 @@ passes while `return None` fails."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -83,6 +84,13 @@ def test_sets_resolve_by_name(tier: str) -> None:
     assert len(test) + len(iid) + len(train) == len(load_records(tier))
 
 
+def test_zone_held_out_union_has_200_problems_by_name() -> None:
+    # the evaluation set of the pre-registered experiment (issue 28): iid and test together
+    held_out = load_problems("bundled:zone?split=iid,test")
+    assert {p.split for p in held_out} == {"iid", "test"}
+    assert len(held_out) >= 200
+
+
 def test_zone_problems_of_core_families_equal_the_core_problems() -> None:
     # the zone tier's problems of core families are the core build's problems (same tests)
     core = {r["id"]: r for r in load_records("core")}
@@ -90,6 +98,22 @@ def test_zone_problems_of_core_families_equal_the_core_problems() -> None:
         if r["id"] in core:
             assert r["public_tests"] == core[r["id"]]["public_tests"], r["id"]
             assert r["split"] == core[r["id"]]["split"], r["id"]
+
+
+# sha256 of zone.jsonl's first 371 lines (the tier as first calibrated, 2026-12-01) and of its
+# train records. Later batches are appended after those lines: the first records (and so the first
+# N held-out problems an evaluation takes) and the train split never change.
+ZONE_FIRST_LINES = 371
+ZONE_FIRST_SHA256 = "91be83cdca452b93eb45b06e420619e929aaaf5764ff739ad16874aef897d1ec"
+ZONE_TRAIN_SHA256 = "021856698ab0adf379ee92e56f478d92adbbbccb504716f94ab5750f223eba11"
+
+
+def test_zone_keeps_its_first_records_and_its_train_split() -> None:
+    lines = (DATA / "zone.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    first = "".join(lines[:ZONE_FIRST_LINES])
+    train = "".join(line for line in lines if json.loads(line)["split"] == "train")
+    assert hashlib.sha256(first.encode()).hexdigest() == ZONE_FIRST_SHA256
+    assert hashlib.sha256(train.encode()).hexdigest() == ZONE_TRAIN_SHA256
 
 
 @pytest.mark.parametrize("tier", TIERS)

@@ -63,7 +63,8 @@ def pilot_rates(results: dict, arm: str, metric: str) -> np.ndarray:  # type: ig
     """Each problem's value of `arm` for `metric` in a results.json, averaged over its runs."""
     for entry in results["arms"]:
         if entry["name"] == arm:
-            return np.asarray(entry["per_problem"][metric], dtype=float).mean(axis=0)
+            values: np.ndarray = np.asarray(entry["per_problem"][metric], dtype=float)
+            return values.mean(axis=0)
     names = [entry["name"] for entry in results["arms"]]
     raise SystemExit(f"arm {arm!r} not in the results (arms: {', '.join(names)})")
 

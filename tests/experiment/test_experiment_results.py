@@ -213,4 +213,26 @@ def test_the_change_during_training_is_paired_per_problem_and_against_the_refere
 def test_runs_without_a_step_0_evaluation_have_no_change(finished) -> None:  # type: ignore[no-untyped-def]
     arms, _ = finished
     assert arms["mcts"]["gain"] is None and arms["mcts"]["gain_vs_reference"] is None
-    assert "Change during training" not in markdown(arms["_all"])
+    text = markdown(arms["_all"])
+    assert "Change during training" not in text
+    assert "No change during training for grpo, mcts: their runs have no step-0" in text
+    assert "Without grpo's change" not in text  # no arm has a change to compare
+
+
+def test_without_the_reference_arms_step_0_evaluation_no_change_is_compared(
+    tmp_path: Path,
+) -> None:
+    experiment = load_experiment(experiment_file(tmp_path))
+    runs = {(r.arm.name, r.seed): r for r in plan(experiment, tmp_path / "out")}
+    for key in [("grpo", 0), ("mcts", 0)]:
+        finish(runs[key], [outcome("p1", 1), outcome("p2", 0)])
+    write_eval(runs["mcts", 0], runs["mcts", 0].first_eval, [outcome("p1", 0), outcome("p2", 0)])
+    results = collect(experiment, list(runs.values()), resamples=200)
+    arms = {a["name"]: a for a in results["arms"]}
+    assert arms["mcts"]["gain"]["pass@1"]["diff"] == pytest.approx(0.5)
+    assert arms["mcts"]["gain_vs_reference"] is None
+    text = markdown(results)
+    assert "| mcts | Pass@1 | +0.500 [" in text.split("Change during training")[1]
+    assert "No change during training for grpo: their runs have no step-0 evaluation" in text
+    assert "Without grpo's change, no change is compared with it." in text
+    assert "change − grpo's change" not in text  # no table of dashes

@@ -180,6 +180,7 @@ def _print_table(head: list[str], body: list[list[str]], title: str, caption: st
 
 def print_results(results: dict[str, Any]) -> None:
     from mars2.experiment.results import (
+        change_note,
         difference_rows,
         gain_difference_rows,
         gain_rows,
@@ -207,3 +208,6 @@ def print_results(results: dict[str, Any]) -> None:
     head, body = gain_difference_rows(results)
     if body:
         _print_table(head, body, f"change during training minus {reference}'s", tested)
+    note = change_note(results)
+    if note:
+        console.print(note, highlight=False)

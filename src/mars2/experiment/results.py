@@ -346,16 +346,16 @@ def metric_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 def _comparison_rows(
     results: dict[str, Any], key: str, what: str, skip_reference: bool
 ) -> tuple[list[str], list[list[str]]]:
-    """One row per arm and metric of the arms' `key` comparisons (arms without one: skipped when
-    they have no `gain`, else a row of dashes)."""
+    """One row per arm and metric of the arms' `key` comparisons (arms without one: a row of
+    dashes against the reference, else skipped)."""
     head = ["arm", "metric", f"{what} [95% CI]", "p", "p (Holm)", f"{CONDITIONAL}: [95% CI], p"]
     body = []
     for arm in results["arms"]:
         if skip_reference and arm["name"] == results["reference"]:
             continue
-        if key != "vs_reference" and arm.get("gain") is None:
-            continue
         tested = arm.get(key)
+        if key != "vs_reference" and tested is None:
+            continue
         for m in METRICS:
             body.append([arm["name"], *_tested(LABELS[m], tested[m] if tested else None)])
     return head, body
@@ -376,6 +376,27 @@ def gain_difference_rows(results: dict[str, Any]) -> tuple[list[str], list[list[
     """Each other training arm's change minus the reference arm's change as text."""
     what = f"change − {results['reference']}'s change"
     return _comparison_rows(results, "gain_vs_reference", what, True)
+
+
+def change_note(results: dict[str, Any]) -> str | None:
+    """Which training arms have no change during training (their runs skipped the step-0
+    evaluation, `eval.before: false`), or None when every one has it."""
+    without = [
+        a["name"]
+        for a in results["arms"]
+        if not a["eval_only"] and a["seeds"] and a.get("gain") is None
+    ]
+    if not without:
+        return None
+    note = (
+        f"No change during training for {', '.join(without)}: their runs have no step-0 "
+        "evaluation (eval.before: false); Δ against an untrained arm measures them instead."
+    )
+    if results["reference"] in without and len(without) < sum(
+        not a["eval_only"] and bool(a["seeds"]) for a in results["arms"]
+    ):
+        note += f" Without {results['reference']}'s change, no change is compared with it."
+    return note
 
 
 def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
@@ -436,6 +457,9 @@ def markdown(results: dict[str, Any]) -> str:
         head, body = gain_difference_rows(results)
         if body:
             lines += ["", *_markdown_table(head, body)]
+    note = change_note(results)
+    if note:
+        lines += ["", note]
     if results["allowed_differences"]:
         lines.append(
             "\nThe arms' evaluation protocols may differ in: "

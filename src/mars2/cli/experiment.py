@@ -179,7 +179,7 @@ def _print_table(head: list[str], body: list[list[str]], title: str, caption: st
 
 
 def print_results(results: dict[str, Any]) -> None:
-    from mars2.experiment.results import (
+    from mars2.experiment.table import (
         change_note,
         difference_rows,
         gain_difference_rows,

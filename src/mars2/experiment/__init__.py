@@ -10,9 +10,10 @@ against a reference arm with Holm-adjusted p-values (`mars2 experiment FILE`, do
     write(collect(experiment, runs), Path("runs/ladder-quick"))
 """
 
-from mars2.experiment.results import collect, markdown, write
+from mars2.experiment.results import collect
 from mars2.experiment.runner import PlannedRun, check_protocols, execute, plan
 from mars2.experiment.spec import Arm, Experiment, load_experiment, with_arms
+from mars2.experiment.table import markdown, write
 
 __all__ = [
     "Arm",

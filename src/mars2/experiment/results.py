@@ -12,7 +12,9 @@ p-value for differences): it is "conditional on these runs", and it is the only 
 single finished run has. Differences are arm - reference over the problems both evaluated
 (problems paired, runs independent); the change during training is final - step 0 per run and
 problem, for runs that kept their step-0 evaluation, and is compared with the reference arm's the
-same way. Every p-value of the tables is also given Holm-adjusted over all of them (one family
+same way. Each final evaluation (`final_evals`) has rows of its own, per arm (per arm and agent
+alone with `each_agent`), computed alike and compared with the reference arm's row (its first
+agent's). Every p-value of the tables is also given Holm-adjusted over all of them (one family
 per experiment). No torch.
 """
 
@@ -38,7 +40,7 @@ from mars2.evaluation.stats import (
     seed_level_mean,
 )
 from mars2.experiment.runner import PlannedRun, planned_nodes
-from mars2.experiment.spec import Arm, Experiment
+from mars2.experiment.spec import Arm, Experiment, FinalEval
 from mars2.rundir import RunDir
 
 METRICS = ("pass@1", "pass@1_mcts", "pass@n")
@@ -186,6 +188,25 @@ def _per_problem(seeds: Sequence[int], runs: Sequence[Values]) -> dict[str, Any]
     }
 
 
+def _figures(
+    planned_seeds: Sequence[int], done: dict[int, dict[str, Any]], resamples: int
+) -> tuple[dict[str, Any], list[Values]]:
+    """The figures of one row of a table from the eval.json records of its finished runs
+    (seed -> record, in seed order): seeds, metrics with their intervals, the per-run and
+    per-problem values behind them; and the per-run values for the comparisons."""
+    seeds = list(done)
+    values = [problem_values(record) for record in done.values()]
+    figures = {
+        "seeds": seeds,
+        "missing_seeds": [s for s in planned_seeds if s not in done],
+        "problems": len(shared_problems(values)),
+        "metrics": arm_metrics(values, resamples) if values else None,
+        "per_seed": {m: [r["metrics"][m]["value"] for r in done.values()] for m in METRICS},
+        "per_problem": _per_problem(seeds, values),
+    }
+    return figures, values
+
+
 def _arm_entry(
     arm: Arm, runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]], resamples: int
 ) -> tuple[dict[str, Any], list[Values], list[Values]]:
@@ -193,23 +214,17 @@ def _arm_entry(
     values of its final evaluations and the per-run changes during training."""
     planned = [r for r in runs if r.arm.name == arm.name]
     mine = [r for r in planned if str(r.folder) in records]
-    seeds = [r.seed for r in mine]
-    values = [problem_values(records[str(r.folder)]) for r in mine]
+    figures, values = _figures(
+        [r.seed for r in planned], {r.seed: records[str(r.folder)] for r in mine}, resamples
+    )
     changed_seeds, change = changes(mine, records)
     tokens = [tokens_generated(r.folder) for r in mine]
     entry = {
         "name": arm.name,
         "description": arm.description,
         "eval_only": arm.eval_only,
-        "seeds": seeds,
-        "missing_seeds": [r.seed for r in planned if r.seed not in seeds],
-        "problems": len(shared_problems(values)),
-        "metrics": arm_metrics(values, resamples) if mine else None,
+        **figures,
         "gain": compare(None, change, resamples) if change else None,
-        "per_seed": {
-            m: [records[str(r.folder)]["metrics"][m]["value"] for r in mine] for m in METRICS
-        },
-        "per_problem": _per_problem(seeds, values),
         "per_problem_change": _per_problem(changed_seeds, change) if change else None,
         "tokens": {"per_seed": tokens, "mean": sum(tokens) / len(tokens) if tokens else None},
         "planned_nodes": 0 if arm.eval_only or not planned else planned_nodes(planned[0].config),
@@ -218,10 +233,56 @@ def _arm_entry(
     return entry, values, change
 
 
+def _final_section(
+    experiment: Experiment, final: FinalEval, runs: Sequence[PlannedRun], resamples: int
+) -> dict[str, Any]:
+    """One final evaluation's part of results.json: a row per arm (with `each_agent`, per arm
+    and agent alone) with the figures of its finished evaluations and, in `vs_reference`, the
+    difference against the reference arm's row (with `each_agent`: its first agent's)."""
+    planned = [p for r in runs for p in r.final_evals() if p.final == final]
+    records = {str(p.folder): eval_record.read(p.eval_file) for p in planned if p.finished()}
+    if records:
+        _check_protocols(experiment, records)
+    rows: list[dict[str, Any]] = []
+    values: list[list[Values]] = []
+    for arm in experiment.arms:
+        mine = [p for p in planned if p.arm.name == arm.name]
+        for agent in dict.fromkeys(p.agent for p in mine):  # the team's order
+            group = [p for p in mine if p.agent == agent]
+            done = [p for p in group if str(p.folder) in records]
+            figures, own = _figures(
+                [p.seed for p in group], {p.seed: records[str(p.folder)] for p in done}, resamples
+            )
+            finished = [
+                {"seed": p.seed, "dir": str(p.run.folder), "eval": str(p.eval_file)} for p in done
+            ]
+            rows.append({"arm": arm.name, "agent": agent, **figures, "runs": finished})
+            values.append(own)
+    at = next((i for i, row in enumerate(rows) if row["arm"] == experiment.reference), None)
+    reference = values[at] if at is not None else []
+    for i, (row, own) in enumerate(zip(rows, values, strict=True)):
+        row["vs_reference"] = (
+            compare(reference, own, resamples) if reference and own and i != at else None
+        )
+    first = next(iter(records.values()), None)
+    return {
+        "name": final.name,
+        "each_agent": final.each_agent,
+        "set": list(final.overrides),
+        "reference": {
+            "arm": experiment.reference,
+            "agent": rows[at]["agent"] if at is not None else None,
+        },
+        "protocol": first["protocol"] if first else None,
+        "problems_checksum": first["problems_checksum"] if first else None,
+        "rows": rows,
+    }
+
+
 def adjust(arms: Sequence[dict[str, Any]]) -> int:
-    """Add `p_holm` beside every p-value of the arms' comparisons (vs_reference, gain,
-    gain_vs_reference): Holm's adjustment over all of them, one family per experiment. Returns
-    the number of tests."""
+    """Add `p_holm` beside every p-value of the comparisons (vs_reference, gain,
+    gain_vs_reference) of the entries (arms, rows of the final evaluations): Holm's adjustment
+    over all of them, one family per experiment. Returns the number of tests."""
     tested = [
         arm[key][m]
         for arm in arms
@@ -261,7 +322,8 @@ def collect(
         entry["gain_vs_reference"] = (
             compare(reference_change, changed, resamples, bound=2.0) if comparable else None
         )
-    tests = adjust(arms)
+    finals = [_final_section(experiment, f, runs, resamples) for f in experiment.final_evals]
+    tests = adjust([*arms, *(row for section in finals for row in section["rows"])])
     first = next(iter(records.values()), None)
     return {
         "experiment": str(experiment.path),
@@ -279,9 +341,13 @@ def collect(
             "resamples": resamples,
             "seed": BOOTSTRAP_SEED,
         },
-        "holm": {"family": "every p-value of the experiment's tables", "tests": tests},
+        "holm": {
+            "family": "every p-value of the experiment's tables, final evaluations included",
+            "tests": tests,
+        },
         "protocol": first["protocol"] if first else None,
         "problems_checksum": first["problems_checksum"] if first else None,
         "allowed_differences": list(experiment.allowed_differences),
         "arms": arms,
+        "final_evals": finals,
     }

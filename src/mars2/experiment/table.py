@@ -53,20 +53,16 @@ def metric_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         *(f"{LABELS[m]} [95% CI]" for m in METRICS),
         "train tokens/seed (planned nodes)",
     ]
-    body = []
-    for arm in results["arms"]:
-        seeds = f"{len(arm['seeds'])}/{len(arm['seeds']) + len(arm['missing_seeds'])}"
-        metrics = arm["metrics"] or {}
-        body.append(
-            [
-                arm["name"],
-                seeds,
-                str(arm["problems"]),
-                *(_interval(metrics.get(m)) for m in METRICS),
-                _tokens(arm),
-            ]
-        )
+    body = [[arm["name"], *_figures(arm), _tokens(arm)] for arm in results["arms"]]
     return head, body
+
+
+def _figures(entry: dict[str, Any]) -> list[str]:
+    """An arm's (or a final evaluation's row's) cells: finished/planned seeds, problems, and
+    each metric with its interval."""
+    seeds = f"{len(entry['seeds'])}/{len(entry['seeds']) + len(entry['missing_seeds'])}"
+    metrics = entry["metrics"] or {}
+    return [seeds, str(entry["problems"]), *(_interval(metrics.get(m)) for m in METRICS)]
 
 
 def _comparison_rows(
@@ -125,6 +121,50 @@ def change_note(results: dict[str, Any]) -> str | None:
     return note
 
 
+def final_title(section: dict[str, Any]) -> str:
+    """`final evaluation alone: each agent alone, eval.budget=1` (the settings it changes)."""
+    who = "each agent alone" if section["each_agent"] else "the team"
+    how = ", ".join(section["set"]) or "the evaluation protocol unchanged"
+    return f"final evaluation {section['name']}: {who}, {how}"
+
+
+def _who(section: dict[str, Any], row: dict[str, Any]) -> list[str]:
+    return [row["arm"], *([row["agent"]] if section["each_agent"] else [])]
+
+
+def final_metric_rows(section: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """A final evaluation's figures as text: a row per arm (and agent alone, `each_agent`)."""
+    agent = ["agent alone"] if section["each_agent"] else []
+    head = ["arm", *agent, "seeds", "problems", *(f"{LABELS[m]} [95% CI]" for m in METRICS)]
+    return head, [[*_who(section, row), *_figures(row)] for row in section["rows"]]
+
+
+def final_difference_rows(section: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """A final evaluation's differences against the reference arm's same evaluation (each agent
+    alone: against the reference arm's first agent alone, as the header says)."""
+    reference = section["reference"]
+    against = reference["arm"] + (f"'s {reference['agent']} alone" if reference["agent"] else "")
+    agent = ["agent alone"] if section["each_agent"] else []
+    head = [
+        "arm",
+        *agent,
+        "metric",
+        f"Δ vs {against} [95% CI]",
+        "p",
+        "p (Holm)",
+        f"{CONDITIONAL}: [95% CI], p",
+    ]
+    body = []
+    for row in section["rows"]:
+        if (row["arm"], row["agent"]) == (reference["arm"], reference["agent"]):
+            continue
+        tested = row["vs_reference"]
+        for m in METRICS:
+            cells = _tested(LABELS[m], tested[m] if tested else None)
+            body.append([*_who(section, row), *cells])
+    return head, body
+
+
 def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
     return [
         "| " + " | ".join(head) + " |",
@@ -147,8 +187,8 @@ def _reading(results: dict[str, Any]) -> str:
         "of the same arm would differ. † marks a figure whose arm(s) have one finished run: "
         f"its interval and p are conditional on that run. Δ: arm − {reference} over the "
         "shared problems (problems paired, runs independent). p (Holm): Holm-adjusted over "
-        f"the experiment's {results['holm']['tests']} p-values (this table and the change "
-        "tables: one family). Tokens: "
+        f"the experiment's {results['holm']['tests']} p-values (every table here, the final "
+        "evaluations' included: one family). Tokens: "
         "`tokens/generated` summed over training, mean per seed, beside the nodes the config "
         "plans (steps × problems per step × tree budget or GRPO group size)."
     )
@@ -186,6 +226,7 @@ def markdown(results: dict[str, Any]) -> str:
     note = change_note(results)
     if note:
         lines += ["", note]
+    lines += _final_markdown(results)
     if results["allowed_differences"]:
         lines.append(
             "\nThe arms' evaluation protocols may differ in: "
@@ -194,10 +235,41 @@ def markdown(results: dict[str, Any]) -> str:
         )
     missing = [
         f"{a['name']} seeds {a['missing_seeds']}" for a in results["arms"] if a["missing_seeds"]
+    ] + [
+        f"{section['name']} of {'/'.join(_who(section, row))} seeds {row['missing_seeds']}"
+        for section in results.get("final_evals", [])
+        for row in section["rows"]
+        if row["missing_seeds"]
     ]
     if missing:
         lines.append("\nNot finished yet: " + "; ".join(missing) + ".")
     return "\n".join(lines) + "\n"
+
+
+def _final_markdown(results: dict[str, Any]) -> list[str]:
+    """The final evaluations' sections of results.md."""
+    sections = results.get("final_evals") or []
+    if not sections:
+        return []
+    lines = [
+        "",
+        "Final evaluations (`final_evals`): more evaluations of every run's final weights after "
+        "it finished (an eval-only arm: of its untrained team), each under its own settings; "
+        "figures, intervals and Δ as above, Δ against the reference arm's same evaluation (each "
+        "agent alone: against the reference arm's first agent alone). Their p-values are in the "
+        "Holm family above.",
+    ]
+    for section in sections:
+        title = final_title(section)
+        lines += [
+            "",
+            f"## {title[0].upper()}{title[1:]}",
+            "",
+            *_markdown_table(*final_metric_rows(section)),
+            "",
+            *_markdown_table(*final_difference_rows(section)),
+        ]
+    return lines
 
 
 def write(results: dict[str, Any], out: Path) -> tuple[Path, Path]:

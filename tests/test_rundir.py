@@ -7,7 +7,14 @@ import ast
 import re
 from pathlib import Path
 
-from mars2.rundir import ExperimentDir, RunDir, in_step_order, step_name, step_of
+from mars2.rundir import (
+    ExperimentDir,
+    RunDir,
+    in_step_order,
+    is_step_folder,
+    step_name,
+    step_of,
+)
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "mars2"
 OWNER = SRC / "rundir.py"
@@ -26,6 +33,12 @@ def test_a_step_is_written_with_six_digits() -> None:
         "runs/x/eval-step_000016/trees/search.jsonl"
     )
     assert ExperimentDir("out").run("base", 2).config == Path("out/base/seed2/config.yaml")
+    assert run.named_eval("alone", "coder").eval_json() == Path(
+        "runs/x/evals/alone/coder/eval.json"
+    )
+    assert run.named_eval("mcts-16").summary == Path("runs/x/evals/mcts-16/metrics.json")
+    assert is_step_folder("step_000003") and is_step_folder("step_x")
+    assert not is_step_folder("alone")
 
 
 def test_any_number_of_digits_is_read() -> None:

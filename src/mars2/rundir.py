@@ -7,6 +7,8 @@
       evals/step_NNNNNN/            `mars2 train`: the evaluation after step N (0: before
         eval.json, eval-AGENT.json    training): the team's eval.json, each agent's alone,
         trees.jsonl, trees-AGENT.jsonl  and their trees
+      evals/NAME/, evals/NAME/AGENT/  `mars2 experiment`: a final evaluation (`final_evals`) of
+                                    the team, or of one agent alone; a `mars2 eval` folder each
       checkpoints/step_NNNNNN/      `mars2 train`: one checkpoint (inside: training/checkpoint.py)
       checkpoints/latest            one line naming the newest complete checkpoint
       tensorboard/                  TensorBoard event files (`output.tensorboard`)
@@ -28,6 +30,7 @@ redone after a resume replaces its old file. No other module spells these names.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +51,12 @@ def step_of(name: str) -> int | None:
     """The step a name (or file stem) spells, in any number of digits; None for another name."""
     match = _STEP.fullmatch(name)
     return int(match.group(1)) if match else None
+
+
+def is_step_folder(name: str) -> bool:
+    """Whether the step evaluations' glob (`evals/step_*`) takes a folder of this name for one
+    of theirs: another evaluation's folder must not be named so."""
+    return fnmatch.fnmatch(name, STEP_GLOB)
 
 
 def in_step_order(paths: list[Path]) -> list[Path]:
@@ -135,6 +144,14 @@ class RunDir:
         """The team's evals/step_*/eval.json of every evaluated step, in step order."""
         folders = in_step_order(list(self.evals_dir.glob(STEP_GLOB)))
         return [_eval_json(f) for f in folders if _eval_json(f).is_file()]
+
+    def named_eval(self, name: str, agent: str | None = None) -> RunDir:
+        """evals/NAME/ (evals/NAME/AGENT/: one agent alone): an evaluation of the final weights
+        that `mars2 experiment` runs after the run (`final_evals`), as `mars2 eval --out`
+        writes it (eval.json, metrics.json, trees/search.jsonl). NAME is no step folder's
+        (`is_step_folder`), so the step evaluations' glob does not see it."""
+        folder = self.evals_dir / name
+        return RunDir(folder / agent if agent else folder)
 
     @property
     def checkpoints_dir(self) -> Path:

@@ -1,5 +1,6 @@
 """Experiment files and finished run directories written in code (no training): a fake launcher
-writes what `mars2 train` would leave behind, the final eval.json and metrics.jsonl."""
+writes what `mars2 train` would leave behind, the final eval.json and metrics.jsonl (and, for a
+final evaluation, what `mars2 eval --out` would: its eval.json)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from mars2.evaluation import record
 from mars2.evaluation.outcomes import ProblemOutcome
 from mars2.evaluation.protocol import protocol
-from mars2.experiment.runner import PlannedRun
+from mars2.experiment.runner import Job, PlannedEval, PlannedRun
 
 TINY = """\
 config:
@@ -52,10 +53,21 @@ def outcome(problem: str, passed: int, any_passed: int | None = None) -> Problem
     )
 
 
+FINALS = """\
+final_evals:
+  alone: {each_agent: true, set: [eval.budget=1]}
+  wide: {set: [eval.budget=2, eval.limit=2]}
+"""
+
+
 def write_eval(
-    run: PlannedRun, path: Path, outcomes: Sequence[ProblemOutcome], checksum: str = "sha256:fake"
+    run: PlannedRun | PlannedEval,
+    path: Path,
+    outcomes: Sequence[ProblemOutcome],
+    checksum: str = "sha256:fake",
 ) -> None:
-    """An eval.json of `run`'s protocol at `path` (labelled by its step folder)."""
+    """An eval.json of `run`'s protocol (a final evaluation's: its own) at `path`, labelled by
+    its folder."""
     evaluation = record.build(
         label=path.parent.name,
         proto=protocol(run.config),
@@ -89,17 +101,26 @@ def finish(
             handle.write(json.dumps({"step": step, "tokens/generated": count}) + "\n")
 
 
+def finish_eval(planned: PlannedEval, outcomes: Sequence[ProblemOutcome]) -> None:
+    """Write a final evaluation's eval.json, as `mars2 eval --out` would."""
+    write_eval(planned, planned.eval_file, outcomes)
+
+
 class FakeLauncher:
-    """Records the runs it is asked to run; finishes them (every problem failed) unless told
-    to fail with `exit_code`."""
+    """Records the runs and final evaluations it is asked to run (`grpo/seed0`, `grpo/seed0
+    alone/coder`); finishes them (every problem failed) unless told to fail with `exit_code`."""
 
     def __init__(self, exit_code: int = 0, problems: Sequence[str] = ("a", "b", "c")) -> None:
         self.exit_code = exit_code
         self.problems = problems
         self.launched: list[str] = []
 
-    def __call__(self, run: PlannedRun) -> int:
-        self.launched.append(f"{run.arm.name}/seed{run.seed}")
+    def __call__(self, job: Job) -> int:
+        self.launched.append(job.title)
         if self.exit_code == 0:
-            finish(run, [outcome(p, 0) for p in self.problems])
+            outcomes = [outcome(p, 0) for p in self.problems]
+            if isinstance(job, PlannedEval):
+                finish_eval(job, outcomes)
+            else:
+                finish(job, outcomes)
         return self.exit_code

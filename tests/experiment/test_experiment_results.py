@@ -7,7 +7,15 @@ import math
 from pathlib import Path
 
 import pytest
-from experiment_fakes import experiment_file, finish, outcome, write_eval
+from experiment_fakes import (
+    FINALS,
+    TINY,
+    experiment_file,
+    finish,
+    finish_eval,
+    outcome,
+    write_eval,
+)
 
 from mars2.errors import UserError
 from mars2.experiment import collect, load_experiment, markdown, plan, write
@@ -213,4 +221,87 @@ def test_the_change_during_training_is_paired_per_problem_and_against_the_refere
 def test_runs_without_a_step_0_evaluation_have_no_change(finished) -> None:  # type: ignore[no-untyped-def]
     arms, _ = finished
     assert arms["mcts"]["gain"] is None and arms["mcts"]["gain_vs_reference"] is None
-    assert "Change during training" not in markdown(arms["_all"])
+    text = markdown(arms["_all"])
+    assert "Change during training" not in text
+    assert "No change during training for grpo, mcts: their runs have no step-0" in text
+    assert "Without grpo's change" not in text  # no arm has a change to compare
+
+
+def test_without_the_reference_arms_step_0_evaluation_no_change_is_compared(
+    tmp_path: Path,
+) -> None:
+    experiment = load_experiment(experiment_file(tmp_path))
+    runs = {(r.arm.name, r.seed): r for r in plan(experiment, tmp_path / "out")}
+    for key in [("grpo", 0), ("mcts", 0)]:
+        finish(runs[key], [outcome("p1", 1), outcome("p2", 0)])
+    write_eval(runs["mcts", 0], runs["mcts", 0].first_eval, [outcome("p1", 0), outcome("p2", 0)])
+    results = collect(experiment, list(runs.values()), resamples=200)
+    arms = {a["name"]: a for a in results["arms"]}
+    assert arms["mcts"]["gain"]["pass@1"]["diff"] == pytest.approx(0.5)
+    assert arms["mcts"]["gain_vs_reference"] is None
+    text = markdown(results)
+    assert "| mcts | Pass@1 | +0.500 [" in text.split("Change during training")[1]
+    assert "No change during training for grpo: their runs have no step-0 evaluation" in text
+    assert "Without grpo's change, no change is compared with it." in text
+    assert "change − grpo's change" not in text  # no table of dashes
+
+
+def test_final_evaluations_have_their_rows_differences_and_holm_share(tmp_path: Path) -> None:
+    """`alone` (each agent alone) of grpo's coder (the reference row) and mcts's two agents;
+    `wide` (the team) of every arm, mcts's seed 1 not done yet."""
+    text = TINY.replace(
+        "{set: [train.mode=mcts]}", "{team: [tiny-random, tiny-random], set: [train.mode=mcts]}"
+    )
+    experiment = load_experiment(experiment_file(tmp_path, text + FINALS))
+    runs = plan(experiment, tmp_path / "out")
+    solved = {  # (arm, seed, final evaluation, agent) -> problems passed
+        ("grpo", 0, "alone", "coder"): [],
+        ("grpo", 1, "alone", "coder"): ["p1"],
+        ("mcts", 0, "alone", "coder"): ["p1"],
+        ("mcts", 1, "alone", "coder"): ["p3"],
+        ("mcts", 0, "alone", "debugger"): ["p1", "p2"],
+        ("mcts", 1, "alone", "debugger"): ["p1", "p2"],
+    }
+    for run in runs:
+        finish(run, [outcome(p, int(p == "p1" and run.seed == 1)) for p in ("p1", "p2", "p3")])
+        for planned in run.final_evals():
+            if (run.arm.name, run.seed, planned.final.name) == ("mcts", 1, "wide"):
+                continue
+            passed = solved.get((run.arm.name, run.seed, planned.final.name, planned.agent), [])
+            finish_eval(planned, [outcome(p, int(p in passed)) for p in ("p1", "p2", "p3")])
+    results = collect(experiment, runs, resamples=200)
+    alone, wide = results["final_evals"]
+    assert (alone["name"], alone["each_agent"], alone["set"]) == ("alone", True, ["eval.budget=1"])
+    assert alone["reference"] == {"arm": "grpo", "agent": "coder"}
+    rows = {(r["arm"], r["agent"]): r for r in alone["rows"]}
+    assert list(rows) == [
+        ("base", "coder"), ("grpo", "coder"), ("mcts", "coder"), ("mcts", "debugger"),
+    ]  # fmt: skip
+    debugger = rows["mcts", "debugger"]
+    assert debugger["metrics"]["pass@1"]["value"] == pytest.approx(2 / 3)
+    assert debugger["per_problem"]["pass@1"] == [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]]
+    # per problem debugger - grpo's coder: p1 1 - 0.5, p2 1 - 0, p3 0 -> 0.5
+    assert debugger["vs_reference"]["pass@1"]["diff"] == pytest.approx(0.5)
+    assert debugger["vs_reference"]["pass@1"]["interval"] == "runs and problems"
+    assert rows["grpo", "coder"]["vs_reference"] is None
+    assert rows["base", "coder"]["seeds"] == [0, 1]  # an eval-only arm's untrained team
+    mcts_wide = next(r for r in wide["rows"] if r["arm"] == "mcts")
+    assert (mcts_wide["agent"], mcts_wide["seeds"], mcts_wide["missing_seeds"]) == (None, [0], [1])
+    assert wide["reference"] == {"arm": "grpo", "agent": None}
+    # Holm over the main table's and the final evaluations' p-values alike
+    tested = [
+        d[m]["p"]
+        for entry in [*results["arms"], *alone["rows"], *wide["rows"]]
+        for d in [entry.get("vs_reference")]
+        if d
+        for m in METRICS
+    ]
+    assert results["holm"]["tests"] == sum(not math.isnan(p) for p in tested) > 6
+    assert "p_holm" in debugger["vs_reference"]["pass@n"]
+    text = markdown(results)
+    assert "## Final evaluation alone: each agent alone, eval.budget=1" in text
+    assert "## Final evaluation wide: the team, eval.budget=2, eval.limit=2" in text
+    assert "| arm | agent alone | metric | Δ vs grpo's coder alone [95% CI] | p |" in text
+    assert "| mcts | debugger | 2/2 | 3 | 0.667 [" in text
+    assert "| arm | metric | Δ vs grpo [95% CI] |" in text.split("## Final evaluation wide")[1]
+    assert "wide of mcts seeds [1]" in text.split("Not finished yet:")[1]

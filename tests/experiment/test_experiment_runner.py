@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from experiment_fakes import TINY, FakeLauncher, experiment_file, finish, outcome
+from experiment_fakes import FINALS, TINY, FakeLauncher, experiment_file, finish, outcome
 
 from mars2.errors import UserError
 from mars2.experiment import check_protocols, execute, load_experiment, plan
@@ -110,3 +110,79 @@ def test_a_protocol_difference_may_be_allowed_by_name(tmp_path: Path) -> None:
     allowed = text + "allow_protocol_differences: [protocol.search.agent_selection]\n"
     experiment = load_experiment(experiment_file(tmp_path, allowed))
     check_protocols(experiment, plan(experiment, tmp_path / "out"))
+
+
+def two_agent_finals(tmp_path: Path, extra: str = "") -> list:  # type: ignore[type-arg]
+    """The plan of TINY with FINALS and a two-agent mcts arm."""
+    text = TINY.replace(
+        "{set: [train.mode=mcts]}", "{team: [tiny-random, tiny-random], set: [train.mode=mcts]}"
+    )
+    return plan(load_experiment(experiment_file(tmp_path, text + FINALS + extra)), tmp_path / "out")
+
+
+def test_final_evaluations_are_planned_per_run_and_agent(tmp_path: Path) -> None:
+    runs = two_agent_finals(tmp_path)
+    mcts, base = runs[2], runs[0]
+    assert [(p.final.name, p.agent) for p in mcts.final_evals()] == [
+        ("alone", "coder"), ("alone", "debugger"), ("wide", None),
+    ]  # fmt: skip
+    debugger = mcts.final_evals()[1]
+    assert debugger.folder == mcts.folder / "evals" / "alone" / "debugger"
+    assert debugger.eval_file == debugger.folder / "eval.json"
+    assert debugger.command()[3:] == [
+        "eval", str(mcts.folder), "--step", "2", "--agents", "debugger",
+        "--out", str(debugger.folder), "eval.each_agent=false", "eval.budget=1",
+    ]  # fmt: skip
+    wide = base.final_evals()[1]
+    assert wide.command()[3:] == [
+        "eval", str(base.folder), "--base", "--out", str(base.folder / "evals" / "wide"),
+        "eval.each_agent=false", "eval.budget=2", "eval.limit=2",
+    ]  # fmt: skip
+    assert (wide.config.eval.budget, wide.config.eval.limit) == (2, 2)
+    assert [a.name for a in debugger.config.agents] == ["debugger"]
+    assert wide.status() == "after the run" and wide.title == "base/seed0 wide"
+
+
+def test_each_run_is_followed_by_its_final_evaluations_and_a_rerun_skips_them(
+    tmp_path: Path,
+) -> None:
+    runs = two_agent_finals(tmp_path)[:3]  # seed 0
+    finish(runs[1], [outcome("a", 1)])  # grpo/seed0 finished before, without its evaluations
+    launcher = FakeLauncher()
+    outcomes = execute(runs, launcher)
+    assert launcher.launched == [
+        "base/seed0", "base/seed0 alone/coder", "base/seed0 wide",
+        "grpo/seed0 alone/coder", "grpo/seed0 wide",
+        "mcts/seed0", "mcts/seed0 alone/coder", "mcts/seed0 alone/debugger", "mcts/seed0 wide",
+    ]  # fmt: skip
+    assert [o.status for o in outcomes].count("done") == 1  # grpo/seed0 itself
+    assert (runs[2].folder / "evals" / "alone" / "debugger" / "eval.json").is_file()
+    again = FakeLauncher()
+    assert {o.status for o in execute(runs, again)} == {"done"}
+    assert again.launched == []
+
+
+def test_a_failed_run_has_no_final_evaluations_and_a_failed_evaluation_is_reported(
+    tmp_path: Path,
+) -> None:
+    run = two_agent_finals(tmp_path)[1]
+    launcher = FakeLauncher(exit_code=1)
+    assert [o.status for o in execute([run], launcher)] == ["failed"]
+    assert launcher.launched == ["grpo/seed0"]  # its evaluations wait for a rerun
+    finish(run, [outcome("a", 0)])
+    outcomes = execute([run], FakeLauncher(exit_code=1))
+    assert [(o.job.title, o.status) for o in outcomes] == [
+        ("grpo/seed0", "done"), ("grpo/seed0 alone/coder", "failed"), ("grpo/seed0 wide", "failed"),
+    ]  # fmt: skip
+
+
+def test_a_final_evaluation_done_with_other_settings_is_refused(tmp_path: Path) -> None:
+    run = two_agent_finals(tmp_path)[1]
+    finish(run, [outcome("a", 0)])
+    execute([run], FakeLauncher())
+    text = (
+        (tmp_path / "exp.yaml").read_text().replace("eval.budget=2, eval.limit=2", "eval.budget=3")
+    )
+    changed = plan(load_experiment(experiment_file(tmp_path, text)), tmp_path / "out")
+    with pytest.raises(UserError, match=r"evals/wide was evaluated with another protocol .*budget"):
+        execute(changed[1:2], FakeLauncher())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from experiment_fakes import TINY, experiment_file
+from experiment_fakes import FINALS, TINY, experiment_file
 
 from mars2.cli import main
 from mars2.errors import UserError
@@ -81,6 +81,22 @@ BAD = [
     ("- a list\n", "expected a mapping"),
 ]
 
+# a final evaluation's mistakes, each in the `alone` entry of FINALS or a replacement of it
+ALONE = "alone: {each_agent: true, set: [eval.budget=1]}"
+BAD_FINALS = [
+    ("alone: {each_agent: true, set: [train.steps=3]}", "final_evals.alone.set[0]: 'train.steps=3"),
+    ("alone: {set: [eval.budget=1, eval.budgt=2]}", "final_evals.alone.set[1]: config field 'eval.budgt'"),
+    ("alone: {set: [eval.budget=0]}", "final_evals.alone.set[0]: config field 'eval.budget'"),
+    ("alone: {set: [eval.budget 2]}", "final_evals.alone.set[0]: 'eval.budget 2' is not key=value"),
+    ("alone: {set: [eval.each_agent=true]}", "final_evals.alone.set[0]: 'eval.each_agent=true': write"),
+    ("alone: {set: [eval.trees=2]}", "final_evals.alone.set[0]: config field 'eval.trees'"),
+    ("alone: {each_agent: yes please}", "final_evals.alone.each_agent: expected true or false"),
+    ("alone: {each_agnet: true}", "final_evals.alone.each_agnet: unknown key; did you mean 'each_agent'?"),
+    ("alone: {set: eval.budget=1}", "final_evals.alone.set: expected a list of strings"),
+    ("step_9: {}", "final_evals.step_9: a final evaluation's name is"),
+    ("al/one: {}", "final_evals.al/one: a final evaluation's name is"),
+]  # fmt: skip
+
 
 @pytest.mark.parametrize(("text", "message"), BAD)
 def test_mistakes_name_the_file_and_the_field(tmp_path: Path, text: str, message: str) -> None:
@@ -89,6 +105,45 @@ def test_mistakes_name_the_file_and_the_field(tmp_path: Path, text: str, message
         load_experiment(path)
     assert str(path) in str(err.value)
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize(("entry", "message"), BAD_FINALS)
+def test_final_evaluation_mistakes_name_the_file_and_the_field(
+    tmp_path: Path, entry: str, message: str
+) -> None:
+    path = experiment_file(tmp_path, TINY + FINALS.replace(ALONE, entry))
+    with pytest.raises(UserError) as err:
+        load_experiment(path)
+    assert str(path) in str(err.value)
+    assert message in str(err.value)
+
+
+def test_final_evaluations_not_a_mapping(tmp_path: Path) -> None:
+    path = experiment_file(tmp_path, TINY + "final_evals: [alone]\n")
+    with pytest.raises(UserError, match="final_evals: expected a mapping"):
+        load_experiment(path)
+
+
+def test_final_evaluations_in_order_and_quick_keeps_them_quick(tmp_path: Path) -> None:
+    path = experiment_file(tmp_path, TINY + FINALS)
+    alone, wide = load_experiment(path).final_evals
+    assert (alone.name, alone.each_agent, alone.overrides) == ("alone", True, ("eval.budget=1",))
+    assert (wide.name, wide.each_agent) == ("wide", False)
+    assert wide.overrides == ("eval.budget=2", "eval.limit=2")
+    # --quick: the quick set's eval.* keys come after a final evaluation's own
+    wide = load_experiment(path, quick=True).final_evals[1]
+    assert wide.overrides == ("eval.budget=2", "eval.limit=2", "eval.limit=2")
+    assert load_experiment(experiment_file(tmp_path, TINY)).final_evals == ()
+
+
+def test_a_final_evaluation_is_checked_against_every_arm(tmp_path: Path) -> None:
+    # eval.trees=2 needs eval.samples >= 2: the experiment's set has it, one arm does not
+    text = TINY.replace("eval.samples=1", "eval.samples=2").replace(
+        "{set: [train.mode=mcts]}", "{set: [train.mode=mcts, eval.samples=1]}"
+    )
+    path = experiment_file(tmp_path, text + "final_evals:\n  two: {set: [eval.trees=2]}\n")
+    with pytest.raises(UserError, match=r"final_evals.two \(arm mcts\): config field 'eval.trees'"):
+        load_experiment(path)
 
 
 def test_quick_without_a_quick_section(tmp_path: Path) -> None:
@@ -103,6 +158,14 @@ def test_the_cli_prints_one_message_and_exits_2(tmp_path: Path, capsys) -> None:
     assert main(["experiment", str(path), "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert "reference: 'nope' is not an arm" in err
+    assert "Traceback" not in err
+
+
+def test_the_cli_names_a_final_evaluations_override_and_exits_2(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = experiment_file(tmp_path, TINY + FINALS.replace("eval.limit=2", "train.steps=9"))
+    assert main(["experiment", str(path), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "final_evals.wide.set[1]: 'train.steps=9': only eval.* keys may be set" in err
     assert "Traceback" not in err
 
 

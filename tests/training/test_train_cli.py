@@ -93,3 +93,29 @@ def test_a_failing_paired_table_leaves_a_finished_run_at_exit_0(
     assert (out / "checkpoints" / "latest").read_text() == "step_000001"
     assert "RuntimeError: no pairing today" in caplog.text
     assert f"mars2 compare {out / 'evals' / 'step_000000'} {out}" in caplog.text
+
+
+@pytest.mark.slow
+def test_without_a_step_0_evaluation_the_summary_report_and_compare_still_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mars2.cli import main
+    from mars2.report import write_report
+
+    out = tmp_path / "run"
+    argv = ["train", "--config", SMOKE, "--out", str(out), "train.steps=1", "eval.limit=1",
+            "eval.budget=1", "train.problems_per_step=1", "search.budget=1", "eval.before=false",
+            "train.max_rollout_rounds=1", "output.tensorboard=false"]  # fmt: skip
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert [r["step"] for r in metrics(out)] == [1]
+    assert not (out / "evals" / "step_000000").exists()
+    assert (out / "evals" / "step_000001" / "eval.json").is_file()
+    row = next(line for line in printed.splitlines() if "eval/pass@1 " in line)
+    assert row.count("[") == 1  # only the last value: there was no evaluation before it
+    assert "B - A" not in printed  # one evaluation: nothing to pair
+    assert main(["compare", str(out), str(out / "evals" / "step_000001")]) == 0
+    page = write_report([out], tmp_path / "report").index.read_text()
+    assert "step_000001" in page
+    assert main(["train", "--resume", str(out)]) == 0  # finished: nothing to do, no evaluation
+    assert not (out / "evals" / "step_000000").exists()

@@ -23,8 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "experiment",
         help="Run an experiment file (arms x seeds, resumable) and tabulate it with 95%% CIs.",
         description="Runs every arm x seed of FILE (e.g. configs/ladder.yaml) as `mars2 train` in "
-        "OUT/<arm>/seed<k>/, one subprocess each (log: run.log there). Finished runs are skipped "
-        "and started ones resumed, so rerunning after an interruption continues. Then writes "
+        "OUT/<arm>/seed<k>/, one subprocess each (log: run.log there), each followed by the file's "
+        "final evaluations (final_evals: `mars2 eval` of the final weights into "
+        "OUT/<arm>/seed<k>/evals/<name>/). Finished runs and evaluations are skipped and "
+        "started runs resumed, so rerunning after an interruption continues. Then writes "
         "OUT/results.json and OUT/results.md: per arm Pass@1, Pass@1(MCTS), Pass@N with 95% "
         "intervals over runs (seeds) and problems, the tokens generated in training, and the "
         "differences against the reference arm with raw and Holm-adjusted p-values. Format: "
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         with_arms,
         write,
     )
-    from mars2.experiment.runner import check_started
+    from mars2.experiment.runner import check_final_started, check_started
 
     experiment = load_experiment(args.file, quick=args.quick)
     out = Path(args.out or f"runs/{experiment.name}")
@@ -72,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     check_protocols(experiment, runs)
     for planned in runs:
         check_started(planned)
+        for final in planned.final_evals():
+            check_final_started(final)
     chosen = runs
     if args.only:
         only = {a.name for a in with_arms(experiment, [n.strip() for n in args.only.split(",")])}
@@ -93,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
         highlight=False,
     )
     if failed:
-        names = ", ".join(f"{o.run.arm.name}/seed{o.run.seed}" for o in failed)
-        console.print(f"[red]{len(failed)} run(s) failed:[/] {escape(names)}; rerun to retry")
+        names = ", ".join(o.job.title for o in failed)
+        console.print(f"[red]{len(failed)} job(s) failed:[/] {escape(names)}; rerun to retry")
         return 1
     return 0
 
@@ -108,22 +112,22 @@ def _execute(chosen: list[Any]) -> list[Any]:
     signal.signal(signal.SIGTERM, _interrupt)
     started: dict[str, float] = {}
 
-    def on_start(planned: Any) -> None:
-        started[str(planned.folder)] = time.perf_counter()
+    def on_start(job: Any) -> None:
+        started[str(job.folder)] = time.perf_counter()
         console.print(
-            f"[bold]{escape(planned.arm.name)}[/] seed {planned.seed}: "
-            f"{escape(' '.join(planned.command()[2:]))}  (log: {escape(str(planned.log))})",
+            f"[bold]{escape(job.title)}[/]: "
+            f"{escape(' '.join(job.command()[2:]))}  (log: {escape(str(job.log))})",
             highlight=False,
         )
 
     def on_end(outcome: Any) -> None:
         if outcome.status == "done":
             return
-        seconds = time.perf_counter() - started[str(outcome.run.folder)]
+        seconds = time.perf_counter() - started[str(outcome.job.folder)]
         what = (
             "[green]finished[/]"
             if outcome.status == "ran"
-            else f"[red]failed[/] (exit {outcome.exit_code}; see {escape(str(outcome.run.log))})"
+            else f"[red]failed[/] (exit {outcome.exit_code}; see {escape(str(outcome.job.log))})"
         )
         console.print(f"  {what} in {seconds:.0f} s", highlight=False)
 
@@ -169,6 +173,28 @@ def print_plan(runs: list[Any], out: Path) -> None:
             "—" if eval_only else str(planned_nodes(config)),
         )
     console.print(table)
+    finals = [final for planned in runs for final in planned.final_evals()]
+    if not finals:
+        return
+    table = Table(
+        "arm",
+        "seed",
+        "final evaluation",
+        "weights",
+        "settings",
+        "status",
+        title="final evaluations",
+    )
+    for final in finals:
+        table.add_row(
+            escape(final.arm.name),
+            str(final.seed),
+            escape(final.final.name + (f" ({final.agent} alone)" if final.agent else "")),
+            "untrained" if final.arm.eval_only else f"step {final.run.final_step}",
+            escape(", ".join(final.final.overrides) or "—"),
+            final.status(),
+        )
+    console.print(table)
 
 
 def _print_table(head: list[str], body: list[list[str]], title: str, caption: str) -> None:
@@ -179,8 +205,12 @@ def _print_table(head: list[str], body: list[list[str]], title: str, caption: st
 
 
 def print_results(results: dict[str, Any]) -> None:
-    from mars2.experiment.results import (
+    from mars2.experiment.table import (
+        change_note,
         difference_rows,
+        final_difference_rows,
+        final_metric_rows,
+        final_title,
         gain_difference_rows,
         gain_rows,
         metric_rows,
@@ -207,3 +237,12 @@ def print_results(results: dict[str, Any]) -> None:
     head, body = gain_difference_rows(results)
     if body:
         _print_table(head, body, f"change during training minus {reference}'s", tested)
+    note = change_note(results)
+    if note:
+        console.print(note, highlight=False)
+    for section in results["final_evals"]:
+        title = final_title(section)
+        _print_table(*final_metric_rows(section), title, seeds)
+        head, body = final_difference_rows(section)
+        if body:
+            _print_table(head, body, f"{title}: differences", tested)

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             on_start=display.on_start,
             on_step=display.on_step,
         )
-    first, out = display.first, display.out
+    first, out = display.earlier(last), display.out
     assert out is not None  # on_start ran before the first step
     # The run is finished and saved: a fault in its report (tables built from files a user may
     # have touched) is a warning, never a failed run.
@@ -93,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
 
 class _Display:
     """What `mars2 train` shows while a run goes on: the run's line, a progress bar, each
-    evaluation; it keeps the first value of every metric (evals: the base one) for the summary."""
+    evaluation; it keeps the first value of every metric (evals: the base one, unless
+    `eval.before` is false) and the step it came from, for the summary."""
 
     def __init__(self, progress: Progress, *, resume: bool) -> None:
         self.progress = progress
@@ -101,6 +102,7 @@ class _Display:
         self.task: TaskID | None = None
         self.out: Path | None = None
         self.first: dict[str, Any] = {}
+        self.first_step: dict[str, int] = {}
 
     def on_start(self, start: TrainStart) -> None:
         config = start.config
@@ -117,9 +119,16 @@ class _Display:
             "train", total=config.train.steps, completed=start.step, info=""
         )
 
+    def earlier(self, last: dict[str, Any]) -> dict[str, Any]:
+        """The first values that were logged before the step of `last` (a value first logged
+        at the last step has no earlier one to show beside it)."""
+        final = int(last.get("step", 0))
+        return {k: v for k, v in self.first.items() if self.first_step[k] < final}
+
     def on_step(self, metrics: dict[str, Any]) -> None:
         for key, value in metrics.items():
-            self.first.setdefault(key, value)
+            if key not in self.first:
+                self.first[key], self.first_step[key] = value, int(metrics["step"])
         info = f"reward {metrics.get('train/reward/mean', 0):.3f}"
         if "eval/pass@1" in metrics:
             info += f"  eval pass@1 {metrics['eval/pass@1']:.3f}"
@@ -133,7 +142,9 @@ class _Display:
 
 
 def _print_summary(first: dict[str, Any], last: dict[str, Any], started: float) -> None:
-    """The first and last value of every summary metric (with their intervals)."""
+    """The first and last value of every summary metric (with their intervals); `first` holds
+    the metrics logged before the last step (a run without a step-0 evaluation has no first
+    value of the evaluation's metrics when it evaluated only at the end: the cell stays empty)."""
     table = Table(
         "metric",
         "first [95% CI]",

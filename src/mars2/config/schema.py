@@ -354,12 +354,20 @@ class EvalConfig:
         "Nodes per evaluation tree (>= 4 lets refinements happen; `mars2 search`: search.budget).",
     )
     every: int = _f(
-        0, "Evaluate every K training steps (0 = only at the end); always before step 1."
+        0,
+        "Evaluate every K training steps (0 = only at the end), and before step 1 unless "
+        "`before` is false.",
+    )
+    before: bool = _f(
+        True,
+        "Evaluate the untrained team before step 1 (step 0: the base of the change during "
+        "training; from the cache when an earlier run paid for it); false: only after training "
+        "(an experiment whose trained arms are compared with a base arm skips it).",
     )
     each_agent: bool = _f(
         False,
-        "With several agents, also evaluate each agent alone (`mars2 eval`; in training at the "
-        "first and the last evaluation). Off by default: each agent alone costs one more "
+        "With several agents, also evaluate each agent alone (`mars2 eval`; in training before "
+        "step 1, see `before`, and after the last). Off by default: each agent alone costs one more "
         "evaluation (`mars2 eval RUN --agents NAME` does one afterwards).",
     )
     bootstrap: int = _f(2000, "Bootstrap resamples for the 95% intervals (seeded).")

@@ -6,17 +6,20 @@ against a reference arm with Holm-adjusted p-values (`mars2 experiment FILE`, do
     experiment = load_experiment("configs/ladder.yaml", quick=True)
     runs = plan(experiment, Path("runs/ladder-quick"))
     check_protocols(experiment, runs)  # every arm evaluated alike, before hours of training
-    execute(runs)
+    execute(runs)  # each run, then its final evaluations (`final_evals`)
     write(collect(experiment, runs), Path("runs/ladder-quick"))
 """
 
-from mars2.experiment.results import collect, markdown, write
-from mars2.experiment.runner import PlannedRun, check_protocols, execute, plan
-from mars2.experiment.spec import Arm, Experiment, load_experiment, with_arms
+from mars2.experiment.results import collect
+from mars2.experiment.runner import PlannedEval, PlannedRun, check_protocols, execute, plan
+from mars2.experiment.spec import Arm, Experiment, FinalEval, load_experiment, with_arms
+from mars2.experiment.table import markdown, write
 
 __all__ = [
     "Arm",
     "Experiment",
+    "FinalEval",
+    "PlannedEval",
     "PlannedRun",
     "check_protocols",
     "collect",

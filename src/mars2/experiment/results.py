@@ -1,6 +1,6 @@
-"""An experiment's table: per arm, Pass@1, Pass@1(MCTS) and Pass@N over seeds with 95% intervals,
-the tokens generated in training, and the differences against the reference arm, with
-Holm-adjusted p-values.
+"""An experiment's table as numbers (results.json; experiment/table.py writes it as text): per
+arm, Pass@1, Pass@1(MCTS) and Pass@N over seeds with 95% intervals, the tokens generated in
+training, and the differences against the reference arm, with Holm-adjusted p-values.
 
 The data of an arm are a [runs, problems] array per metric: each run (one seed's training run)
 evaluated on the same problems. An arm's figure is the mean over problems of the per-problem
@@ -12,13 +12,14 @@ p-value for differences): it is "conditional on these runs", and it is the only 
 single finished run has. Differences are arm - reference over the problems both evaluated
 (problems paired, runs independent); the change during training is final - step 0 per run and
 problem, for runs that kept their step-0 evaluation, and is compared with the reference arm's the
-same way. Every p-value of the tables is also given Holm-adjusted over all of them (one family
+same way. Each final evaluation (`final_evals`) has rows of its own, per arm (per arm and agent
+alone with `each_agent`), computed alike and compared with the reference arm's row (its first
+agent's). Every p-value of the tables is also given Holm-adjusted over all of them (one family
 per experiment). No torch.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,8 +40,8 @@ from mars2.evaluation.stats import (
     seed_level_mean,
 )
 from mars2.experiment.runner import PlannedRun, planned_nodes
-from mars2.experiment.spec import Arm, Experiment
-from mars2.rundir import ExperimentDir, RunDir
+from mars2.experiment.spec import Arm, Experiment, FinalEval
+from mars2.rundir import RunDir
 
 METRICS = ("pass@1", "pass@1_mcts", "pass@n")
 LABELS = {"pass@1": "Pass@1", "pass@1_mcts": "Pass@1(MCTS)", "pass@n": "Pass@N"}
@@ -187,6 +188,25 @@ def _per_problem(seeds: Sequence[int], runs: Sequence[Values]) -> dict[str, Any]
     }
 
 
+def _figures(
+    planned_seeds: Sequence[int], done: dict[int, dict[str, Any]], resamples: int
+) -> tuple[dict[str, Any], list[Values]]:
+    """The figures of one row of a table from the eval.json records of its finished runs
+    (seed -> record, in seed order): seeds, metrics with their intervals, the per-run and
+    per-problem values behind them; and the per-run values for the comparisons."""
+    seeds = list(done)
+    values = [problem_values(record) for record in done.values()]
+    figures = {
+        "seeds": seeds,
+        "missing_seeds": [s for s in planned_seeds if s not in done],
+        "problems": len(shared_problems(values)),
+        "metrics": arm_metrics(values, resamples) if values else None,
+        "per_seed": {m: [r["metrics"][m]["value"] for r in done.values()] for m in METRICS},
+        "per_problem": _per_problem(seeds, values),
+    }
+    return figures, values
+
+
 def _arm_entry(
     arm: Arm, runs: Sequence[PlannedRun], records: dict[str, dict[str, Any]], resamples: int
 ) -> tuple[dict[str, Any], list[Values], list[Values]]:
@@ -194,23 +214,17 @@ def _arm_entry(
     values of its final evaluations and the per-run changes during training."""
     planned = [r for r in runs if r.arm.name == arm.name]
     mine = [r for r in planned if str(r.folder) in records]
-    seeds = [r.seed for r in mine]
-    values = [problem_values(records[str(r.folder)]) for r in mine]
+    figures, values = _figures(
+        [r.seed for r in planned], {r.seed: records[str(r.folder)] for r in mine}, resamples
+    )
     changed_seeds, change = changes(mine, records)
     tokens = [tokens_generated(r.folder) for r in mine]
     entry = {
         "name": arm.name,
         "description": arm.description,
         "eval_only": arm.eval_only,
-        "seeds": seeds,
-        "missing_seeds": [r.seed for r in planned if r.seed not in seeds],
-        "problems": len(shared_problems(values)),
-        "metrics": arm_metrics(values, resamples) if mine else None,
+        **figures,
         "gain": compare(None, change, resamples) if change else None,
-        "per_seed": {
-            m: [records[str(r.folder)]["metrics"][m]["value"] for r in mine] for m in METRICS
-        },
-        "per_problem": _per_problem(seeds, values),
         "per_problem_change": _per_problem(changed_seeds, change) if change else None,
         "tokens": {"per_seed": tokens, "mean": sum(tokens) / len(tokens) if tokens else None},
         "planned_nodes": 0 if arm.eval_only or not planned else planned_nodes(planned[0].config),
@@ -219,10 +233,56 @@ def _arm_entry(
     return entry, values, change
 
 
+def _final_section(
+    experiment: Experiment, final: FinalEval, runs: Sequence[PlannedRun], resamples: int
+) -> dict[str, Any]:
+    """One final evaluation's part of results.json: a row per arm (with `each_agent`, per arm
+    and agent alone) with the figures of its finished evaluations and, in `vs_reference`, the
+    difference against the reference arm's row (with `each_agent`: its first agent's)."""
+    planned = [p for r in runs for p in r.final_evals() if p.final == final]
+    records = {str(p.folder): eval_record.read(p.eval_file) for p in planned if p.finished()}
+    if records:
+        _check_protocols(experiment, records)
+    rows: list[dict[str, Any]] = []
+    values: list[list[Values]] = []
+    for arm in experiment.arms:
+        mine = [p for p in planned if p.arm.name == arm.name]
+        for agent in dict.fromkeys(p.agent for p in mine):  # the team's order
+            group = [p for p in mine if p.agent == agent]
+            done = [p for p in group if str(p.folder) in records]
+            figures, own = _figures(
+                [p.seed for p in group], {p.seed: records[str(p.folder)] for p in done}, resamples
+            )
+            finished = [
+                {"seed": p.seed, "dir": str(p.run.folder), "eval": str(p.eval_file)} for p in done
+            ]
+            rows.append({"arm": arm.name, "agent": agent, **figures, "runs": finished})
+            values.append(own)
+    at = next((i for i, row in enumerate(rows) if row["arm"] == experiment.reference), None)
+    reference = values[at] if at is not None else []
+    for i, (row, own) in enumerate(zip(rows, values, strict=True)):
+        row["vs_reference"] = (
+            compare(reference, own, resamples) if reference and own and i != at else None
+        )
+    first = next(iter(records.values()), None)
+    return {
+        "name": final.name,
+        "each_agent": final.each_agent,
+        "set": list(final.overrides),
+        "reference": {
+            "arm": experiment.reference,
+            "agent": rows[at]["agent"] if at is not None else None,
+        },
+        "protocol": first["protocol"] if first else None,
+        "problems_checksum": first["problems_checksum"] if first else None,
+        "rows": rows,
+    }
+
+
 def adjust(arms: Sequence[dict[str, Any]]) -> int:
-    """Add `p_holm` beside every p-value of the arms' comparisons (vs_reference, gain,
-    gain_vs_reference): Holm's adjustment over all of them, one family per experiment. Returns
-    the number of tests."""
+    """Add `p_holm` beside every p-value of the comparisons (vs_reference, gain,
+    gain_vs_reference) of the entries (arms, rows of the final evaluations): Holm's adjustment
+    over all of them, one family per experiment. Returns the number of tests."""
     tested = [
         arm[key][m]
         for arm in arms
@@ -262,7 +322,8 @@ def collect(
         entry["gain_vs_reference"] = (
             compare(reference_change, changed, resamples, bound=2.0) if comparable else None
         )
-    tests = adjust(arms)
+    finals = [_final_section(experiment, f, runs, resamples) for f in experiment.final_evals]
+    tests = adjust([*arms, *(row for section in finals for row in section["rows"])])
     first = next(iter(records.values()), None)
     return {
         "experiment": str(experiment.path),
@@ -280,180 +341,13 @@ def collect(
             "resamples": resamples,
             "seed": BOOTSTRAP_SEED,
         },
-        "holm": {"family": "every p-value of the experiment's tables", "tests": tests},
+        "holm": {
+            "family": "every p-value of the experiment's tables, final evaluations included",
+            "tests": tests,
+        },
         "protocol": first["protocol"] if first else None,
         "problems_checksum": first["problems_checksum"] if first else None,
         "allowed_differences": list(experiment.allowed_differences),
         "arms": arms,
+        "final_evals": finals,
     }
-
-
-def _interval(m: dict[str, Any] | None) -> str:
-    if m is None:
-        return "—"
-    text = eval_record.interval(m["value"], m["lo"], m["hi"])
-    return text + (" †" if m.get("interval") == CONDITIONAL else "")
-
-
-def _p(p: float | None) -> str:
-    return "—" if p is None or math.isnan(p) else f"{p:.3f}"
-
-
-def _tested(label: str, d: dict[str, Any] | None) -> list[str]:
-    """A comparison's cells: label, estimate [95% CI], p, p (Holm), conditional interval and p."""
-    if d is None or math.isnan(d["diff"]):
-        return [label, "—", "—", "—", "—"]
-    estimate = f"{d['diff']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]"
-    if d.get("interval") == CONDITIONAL:
-        return [label, estimate + " †", _p(d["p"]), _p(d.get("p_holm")), "(the same)"]
-    fixed = d["conditional"]
-    problems_only = f"[{fixed['lo']:+.3f}, {fixed['hi']:+.3f}] p={fixed['p']:.3f}"
-    return [label, estimate, _p(d["p"]), _p(d.get("p_holm")), problems_only]
-
-
-def _tokens(arm: dict[str, Any]) -> str:
-    mean = arm["tokens"]["mean"]
-    if arm["eval_only"] or mean is None:
-        return "—"
-    return f"{mean:,.0f} ({arm['planned_nodes']} nodes)"
-
-
-def metric_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """The metrics table as text: header and one row per arm."""
-    head = [
-        "arm",
-        "seeds",
-        "problems",
-        *(f"{LABELS[m]} [95% CI]" for m in METRICS),
-        "train tokens/seed (planned nodes)",
-    ]
-    body = []
-    for arm in results["arms"]:
-        seeds = f"{len(arm['seeds'])}/{len(arm['seeds']) + len(arm['missing_seeds'])}"
-        metrics = arm["metrics"] or {}
-        body.append(
-            [
-                arm["name"],
-                seeds,
-                str(arm["problems"]),
-                *(_interval(metrics.get(m)) for m in METRICS),
-                _tokens(arm),
-            ]
-        )
-    return head, body
-
-
-def _comparison_rows(
-    results: dict[str, Any], key: str, what: str, skip_reference: bool
-) -> tuple[list[str], list[list[str]]]:
-    """One row per arm and metric of the arms' `key` comparisons (arms without one: skipped when
-    they have no `gain`, else a row of dashes)."""
-    head = ["arm", "metric", f"{what} [95% CI]", "p", "p (Holm)", f"{CONDITIONAL}: [95% CI], p"]
-    body = []
-    for arm in results["arms"]:
-        if skip_reference and arm["name"] == results["reference"]:
-            continue
-        if key != "vs_reference" and arm.get("gain") is None:
-            continue
-        tested = arm.get(key)
-        for m in METRICS:
-            body.append([arm["name"], *_tested(LABELS[m], tested[m] if tested else None)])
-    return head, body
-
-
-def difference_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """The differences against the reference as text: header and a row per other arm and
-    metric."""
-    return _comparison_rows(results, "vs_reference", f"Δ vs {results['reference']}", True)
-
-
-def gain_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Each training arm's change from its step-0 to its final evaluation as text."""
-    return _comparison_rows(results, "gain", "last − first", False)
-
-
-def gain_difference_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Each other training arm's change minus the reference arm's change as text."""
-    what = f"change − {results['reference']}'s change"
-    return _comparison_rows(results, "gain_vs_reference", what, True)
-
-
-def _markdown_table(head: list[str], body: list[list[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(head) + " |",
-        "| " + " | ".join("---" for _ in head) + " |",
-        *("| " + " | ".join(r) + " |" for r in body),
-    ]
-
-
-def _reading(results: dict[str, Any]) -> str:
-    """How the figures were computed, for results.md."""
-    ci, reference = results["ci"], results["reference"]
-    return (
-        "Each figure: the mean over problems of the per-problem value averaged over the arm's "
-        f"seeds (training runs). With two or more runs per arm the {ci['level']:.0%} interval "
-        "includes run-to-run variance: a t interval on the variance components of runs and "
-        "problems (Welch-Satterthwaite degrees of freedom; with 3 runs about 2-4, so it is "
-        'wide), and p is the t test of the same. Beside it, "conditional on these runs": '
-        f"the percentile bootstrap over problems only ({ci['resamples']} resamples; for a "
-        "difference, paired bootstrap and sign-flip p-value), which leaves out how another run "
-        "of the same arm would differ. † marks a figure whose arm(s) have one finished run: "
-        f"its interval and p are conditional on that run. Δ: arm − {reference} over the "
-        "shared problems (problems paired, runs independent). p (Holm): Holm-adjusted over "
-        f"the experiment's {results['holm']['tests']} p-values (this table and the change "
-        "tables: one family). Tokens: "
-        "`tokens/generated` summed over training, mean per seed, beside the nodes the config "
-        "plans (steps × problems per step × tree budget or GRPO group size)."
-    )
-
-
-def markdown(results: dict[str, Any]) -> str:
-    """results.md: the tables and how to read them."""
-    title = Path(results["experiment"]).name + (" (--quick)" if results["quick"] else "")
-    reference = results["reference"]
-    lines = [
-        f"# Experiment {title}",
-        "",
-        *_markdown_table(*metric_rows(results)),
-        "",
-        f"Differences against the reference arm, {reference}:",
-        "",
-        *_markdown_table(*difference_rows(results)),
-        "",
-        _reading(results),
-    ]
-    head, body = gain_rows(results)
-    if body:
-        lines += [
-            "",
-            "Change during training: per run and problem, the final evaluation minus the "
-            "step-0 one, averaged as above; then that change minus "
-            f"{reference}'s. Unlike the Δ above it does not depend on where an arm starts (a "
-            "team with another model starts elsewhere).",
-            "",
-            *_markdown_table(head, body),
-        ]
-        head, body = gain_difference_rows(results)
-        if body:
-            lines += ["", *_markdown_table(head, body)]
-    if results["allowed_differences"]:
-        lines.append(
-            "\nThe arms' evaluation protocols may differ in: "
-            + ", ".join(results["allowed_differences"])
-            + " (allowed by the experiment file)."
-        )
-    missing = [
-        f"{a['name']} seeds {a['missing_seeds']}" for a in results["arms"] if a["missing_seeds"]
-    ]
-    if missing:
-        lines.append("\nNot finished yet: " + "; ".join(missing) + ".")
-    return "\n".join(lines) + "\n"
-
-
-def write(results: dict[str, Any], out: Path) -> tuple[Path, Path]:
-    """OUT/results.json and OUT/results.md."""
-    out.mkdir(parents=True, exist_ok=True)
-    json_file, md_file = ExperimentDir(out).results_json, ExperimentDir(out).results_md
-    json_file.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    md_file.write_text(markdown(results), encoding="utf-8")
-    return json_file, md_file

@@ -12,10 +12,15 @@
       grpo: {team: [smollm2-135m], set: [train.mode=grpo]}
       hetero: {team: [smollm2-135m, gemma3-270m], set: [train.micro_batch_size=2]}
     quick: {set: [train.steps=1], seeds: [0]}       # what --quick changes
+    final_evals:               # optional: more evaluations of every run's final weights
+      alone: {each_agent: true, set: [eval.budget=1]}   # each agent of the team alone
+      mcts-16: {set: [eval.budget=16, eval.limit=100]}  # the team, another protocol
 
 An arm's config is built in this order, later wins: defaults, the file `base` (the arm's own
 `base` replaces the experiment's), `config`, `set`, the arm's `team`, its `config`, its `set`,
-then with --quick `quick.set`, then `seed=<k>` and `output.out=<run dir>`. `team` lists models
+then with --quick `quick.set`, then `seed=<k>` and `output.out=<run dir>`. A final evaluation's
+`set` holds `eval.*` keys only, applied to the finished run's config (with --quick, the `eval.*`
+keys of `quick.set` after it: a quick check stays quick). `team` lists models
 (or agent mappings): each agent copies the settings of the base's first agent (sampling, token
 limits, LoRA, dtype) with its own model, named and given roles as `mars2.agents_for` does
 (coder, debugger, coder-2, ...). No torch.
@@ -33,6 +38,7 @@ from typing import Any
 
 from mars2.config import Config, load_config, load_yaml, to_dict
 from mars2.errors import UserError
+from mars2.rundir import is_step_folder
 
 TOP_KEYS = (
     "description",
@@ -44,9 +50,11 @@ TOP_KEYS = (
     "allow_protocol_differences",
     "arms",
     "quick",
+    "final_evals",
 )
 ARM_KEYS = ("description", "base", "team", "config", "set", "eval_only")
 QUICK_KEYS = ("set", "seeds")
+FINAL_KEYS = ("each_agent", "set")
 ARM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -62,6 +70,16 @@ class Arm:
 
 
 @dataclass(frozen=True)
+class FinalEval:
+    """An evaluation of every run's final weights after the run (`final_evals.<name>`): the
+    team's, or with `each_agent` one per agent alone, with `eval.*` overrides of the protocol."""
+
+    name: str
+    overrides: tuple[str, ...] = ()
+    each_agent: bool = False
+
+
+@dataclass(frozen=True)
 class Experiment:
     """A parsed, checked experiment file (`quick`: with its quick section applied)."""
 
@@ -72,6 +90,7 @@ class Experiment:
     allowed_differences: tuple[str, ...] = ()
     description: str = ""
     quick: bool = False
+    final_evals: tuple[FinalEval, ...] = ()
 
     @property
     def name(self) -> str:
@@ -212,6 +231,52 @@ def _arm(
     return arm
 
 
+def _final_eval(
+    path: Path,
+    name: Any,
+    data: Any,
+    base: Path | None,
+    common: list[str],
+    quick: list[str],
+) -> FinalEval:
+    """One `final_evals` entry, checked: a wrong override is named by its index (`set[i]`)."""
+    field = f"final_evals.{name}"
+    if not isinstance(name, str) or not ARM_NAME.match(name) or is_step_folder(name):
+        raise _fail(
+            path,
+            field,
+            "a final evaluation's name is letters, digits, '_', '.', '-' (a folder name under "
+            "the run's evals/), not starting with 'step_'",
+        )
+    data = _mapping(path, field, data)
+    _unknown(path, field, data, FINAL_KEYS)
+    each_agent = data.get("each_agent", False)
+    if not isinstance(each_agent, bool):
+        raise _fail(path, f"{field}.each_agent", f"expected true or false, got {each_agent!r}")
+    overrides = _strings(path, f"{field}.set", data.get("set"), overrides=True)
+    for i, item in enumerate(overrides):
+        key = item.split("=", 1)[0].strip()
+        where = f"{field}.set[{i}]"
+        if not key.startswith("eval."):
+            raise _fail(
+                path,
+                where,
+                f"{item!r}: only eval.* keys may be set here (the evaluation protocol; the run "
+                "itself is the arm's)",
+            )
+        if key == "eval.each_agent":
+            raise _fail(path, where, f"{item!r}: write `each_agent: true` beside `set:` instead")
+    try:
+        _load(path, f"{field}.set", base, [*common, *overrides])
+    except UserError:
+        for i, item in enumerate(overrides):  # name the override that fails on its own
+            _load(path, f"{field}.set[{i}]", base, [*common, item])
+        raise
+    return FinalEval(
+        name, tuple(overrides + [q for q in quick if q.startswith("eval.")]), each_agent
+    )
+
+
 def load_experiment(path: str | Path, *, quick: bool = False) -> Experiment:
     """Read and check an experiment file (with its `quick` section applied when `quick`); every
     arm's config is resolved once, so a bad key fails here, naming the file and the arm."""
@@ -248,6 +313,12 @@ def load_experiment(path: str | Path, *, quick: bool = False) -> Experiment:
             file, "reference", f"{reference!r} is not an arm; {hint}arms: {', '.join(names)}"
         )
     allowed = _strings(file, "allow_protocol_differences", data.get("allow_protocol_differences"))
+    finals_data = _mapping(file, "final_evals", data.get("final_evals"))
+    finals = tuple(_final_eval(file, n, f, base, common, quick_set) for n, f in finals_data.items())
+    for final in finals:  # each arm's config with the overrides (e.g. eval.trees <= samples)
+        for arm in arms:
+            field = f"final_evals.{final.name} (arm {arm.name})"
+            _load(file, field, arm.base, [*arm.overrides, *final.overrides])
     return Experiment(
         path=file,
         arms=arms,
@@ -256,6 +327,7 @@ def load_experiment(path: str | Path, *, quick: bool = False) -> Experiment:
         allowed_differences=tuple(allowed),
         description=str(data.get("description") or ""),
         quick=quick,
+        final_evals=finals,
     )
 
 
@@ -268,4 +340,4 @@ def with_arms(experiment: Experiment, names: Sequence[str]) -> tuple[Arm, ...]:
     return tuple(a for a in experiment.arms if a.name in names)
 
 
-__all__ = ["Arm", "Experiment", "flatten", "load_experiment", "with_arms"]
+__all__ = ["Arm", "Experiment", "FinalEval", "flatten", "load_experiment", "with_arms"]

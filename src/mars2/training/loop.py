@@ -398,7 +398,7 @@ class Trainer:
             with self.placement.sandbox() as sandbox:
                 train_rollout = self._orchestrator(sandbox)
                 each_agent = config.eval.each_agent and len(self.names) > 1
-                if self.step == 0:
+                if self.step == 0 and config.eval.before:
                     base = {"step": 0, **self.evaluate(sandbox, loop, each_agent=each_agent)}
                     logger.log(base)
                     last.update(base)

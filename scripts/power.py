@@ -63,8 +63,9 @@ def pilot_rates(results: dict, arm: str, metric: str) -> np.ndarray:  # type: ig
     """Each problem's value of `arm` for `metric` in a results.json, averaged over its runs."""
     for entry in results["arms"]:
         if entry["name"] == arm:
-            values: np.ndarray = np.asarray(entry["per_problem"][metric], dtype=float)
-            return values.mean(axis=0)
+            values = np.asarray(entry["per_problem"][metric], dtype=float)
+            mean: np.ndarray = values.mean(axis=0)
+            return mean
     names = [entry["name"] for entry in results["arms"]]
     raise SystemExit(f"arm {arm!r} not in the results (arms: {', '.join(names)})")
 

@@ -143,6 +143,17 @@ def test_final_evaluations_are_planned_per_run_and_agent(tmp_path: Path) -> None
     assert wide.status() == "after the run" and wide.title == "base/seed0 wide"
 
 
+def test_a_final_evaluation_with_seeds_is_planned_for_those_runs_only(tmp_path: Path) -> None:
+    runs = two_agent_finals(tmp_path, "  costly: {set: [eval.budget=2], seeds: [1]}\n")
+    costly = {
+        (r.arm.name, r.seed) for r in runs for p in r.final_evals() if p.final.name == "costly"
+    }
+    assert costly == {(arm, 1) for arm in ("base", "grpo", "mcts")}
+    assert all(
+        len(r.final_evals()) == (4 if r.arm.name == "mcts" else 3) for r in runs if r.seed == 1
+    )
+
+
 def test_each_run_is_followed_by_its_final_evaluations_and_a_rerun_skips_them(
     tmp_path: Path,
 ) -> None:

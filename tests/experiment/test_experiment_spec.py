@@ -93,6 +93,8 @@ BAD_FINALS = [
     ("alone: {each_agent: yes please}", "final_evals.alone.each_agent: expected true or false"),
     ("alone: {each_agnet: true}", "final_evals.alone.each_agnet: unknown key; did you mean 'each_agent'?"),
     ("alone: {set: eval.budget=1}", "final_evals.alone.set: expected a list of strings"),
+    ("alone: {seeds: [0, 0]}", "final_evals.alone.seeds: seeds repeat"),
+    ("alone: {seeds: 0}", "final_evals.alone.seeds: expected a non-empty list of integers"),
     ("step_9: {}", "final_evals.step_9: a final evaluation's name is"),
     ("al/one: {}", "final_evals.al/one: a final evaluation's name is"),
 ]  # fmt: skip

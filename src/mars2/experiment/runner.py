@@ -96,6 +96,7 @@ class PlannedRun:
         return [
             PlannedEval(self, final, agent)
             for final in self.finals
+            if final.seeds is None or self.seed in final.seeds
             for agent in (names if final.each_agent else [None])
         ]
 

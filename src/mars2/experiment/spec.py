@@ -14,7 +14,8 @@
     quick: {set: [train.steps=1], seeds: [0]}       # what --quick changes
     final_evals:               # optional: more evaluations of every run's final weights
       alone: {each_agent: true, set: [eval.budget=1]}   # each agent of the team alone
-      mcts-16: {set: [eval.budget=16, eval.limit=100]}  # the team, another protocol
+      mcts-16: {set: [eval.budget=16, eval.limit=100], seeds: [0]}  # the team, another protocol,
+                                                    # the seed-0 runs only
 
 An arm's config is built in this order, later wins: defaults, the file `base` (the arm's own
 `base` replaces the experiment's), `config`, `set`, the arm's `team`, its `config`, its `set`,
@@ -54,7 +55,7 @@ TOP_KEYS = (
 )
 ARM_KEYS = ("description", "base", "team", "config", "set", "eval_only")
 QUICK_KEYS = ("set", "seeds")
-FINAL_KEYS = ("each_agent", "set")
+FINAL_KEYS = ("each_agent", "set", "seeds")
 ARM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -72,11 +73,13 @@ class Arm:
 @dataclass(frozen=True)
 class FinalEval:
     """An evaluation of every run's final weights after the run (`final_evals.<name>`): the
-    team's, or with `each_agent` one per agent alone, with `eval.*` overrides of the protocol."""
+    team's, or with `each_agent` one per agent alone, with `eval.*` overrides of the protocol;
+    `seeds` limits it to the runs of those seeds (e.g. a costly secondary evaluation)."""
 
     name: str
     overrides: tuple[str, ...] = ()
     each_agent: bool = False
+    seeds: tuple[int, ...] | None = None  # the runs of these seeds only (None: every run)
 
 
 @dataclass(frozen=True)
@@ -272,8 +275,9 @@ def _final_eval(
         for i, item in enumerate(overrides):  # name the override that fails on its own
             _load(path, f"{field}.set[{i}]", base, [*common, item])
         raise
+    seeds = _seeds(path, f"{field}.seeds", data["seeds"]) if "seeds" in data else None
     return FinalEval(
-        name, tuple(overrides + [q for q in quick if q.startswith("eval.")]), each_agent
+        name, tuple(overrides + [q for q in quick if q.startswith("eval.")]), each_agent, seeds
     )
 
 

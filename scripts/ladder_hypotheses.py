@@ -108,7 +108,8 @@ def test(hypothesis: Hypothesis, results: dict[str, Any]) -> dict[str, Any]:
     p-value of "it equals -margin"."""
     mine = per_problem(results, hypothesis.evaluation, *hypothesis.arm)
     ref = per_problem(results, hypothesis.evaluation, *hypothesis.reference)
-    shared = [p for p in ref["problems"] if p in set(mine["problems"])]
+    theirs = set(mine["problems"])
+    shared = [p for p in ref["problems"] if p in theirs]
     if not shared:
         raise SystemExit(f"{hypothesis.name}: the two rows share no problem")
 

@@ -99,7 +99,7 @@ def search(
     from mars2.evaluation.run import evaluate_teams, summary
 
     config = _with(config, problems, agents, algo=algo, budget=budget, limit=limit)
-    names = [config.agent_name(i) for i in range(len(config.agents))]
+    names = config.agent_names
     started = time.perf_counter()
     (evaluation,) = evaluate_teams(
         config,
@@ -271,7 +271,7 @@ def evaluate(
 
     run_dir = Path(run)
     config = load_config(RunDir(run_dir).require_config(), list(overrides))
-    names = [config.agent_name(i) for i in range(len(config.agents))]
+    names = config.agent_names
     chosen = _chosen(names, agents)
     load_problems(config.eval.problems, limit=config.eval.limit)  # a bad set fails before models
     if base:
@@ -315,15 +315,12 @@ def _chosen(names: list[str], agents: Sequence[str] | None) -> list[int]:
     return [names.index(a) for a in agents]
 
 
-def _team_of(
-    config: Config, chosen: list[int], models: dict[int, tuple[Any, Any]] | None
-) -> tuple[Config, dict[int, tuple[Any, Any]] | None]:
-    """The config and checkpoint models of the team of the `chosen` agents only: checkpoint
-    weights follow their agent's new index. An agent chosen without its `share_with` partner
-    keeps the partner's weights (`models` maps it to them; the base model is the same) and
-    stands alone in the smaller team."""
+def team_config(config: Config, chosen: Sequence[int]) -> Config:
+    """The config of the team of the `chosen` agents only (what `mars2 eval --agents` and an
+    experiment's final evaluation of one agent evaluate): an agent chosen without its
+    `share_with` partner stands alone in the smaller team."""
     kept = {config.agent_name(i) for i in chosen}
-    sub = dataclasses.replace(
+    return dataclasses.replace(
         config,
         agents=tuple(
             config.agents[i]
@@ -332,6 +329,16 @@ def _team_of(
             for i in chosen
         ),
     )
+
+
+def _team_of(
+    config: Config, chosen: list[int], models: dict[int, tuple[Any, Any]] | None
+) -> tuple[Config, dict[int, tuple[Any, Any]] | None]:
+    """The config and checkpoint models of the team of the `chosen` agents only
+    (`team_config`): checkpoint weights follow their agent's new index, and an agent chosen
+    without its `share_with` partner keeps the partner's weights (`models` maps it to them; the
+    base model is the same)."""
+    sub = team_config(config, chosen)
     if models is None:
         return sub, None
     return sub, {j: models[i] for j, i in enumerate(chosen) if i in models}

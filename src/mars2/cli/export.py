@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     run_dir = Path(args.run_dir)
     config = load_config(RunDir(run_dir).require_config())
-    names = [config.agent_name(i) for i in range(len(config.agents))]
+    names = config.agent_names
     if args.agent not in names:
         raise UserError(f"--agent {args.agent!r}: the run's agents are {', '.join(names)}")
     path = checkpoint_path(run_dir, args.step)

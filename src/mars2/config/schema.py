@@ -585,12 +585,17 @@ class Config:
         """The agent's name (`agents.N.name`, or `agent<N>` when unset)."""
         return self.agents[agent_id].name
 
+    @property
+    def agent_names(self) -> list[str]:
+        """Every agent's name, in order (`agent_name`)."""
+        return [self.agent_name(i) for i in range(len(self.agents))]
+
     def weights_owner(self, agent_id: int) -> int:
         """The agent whose weights agent `agent_id` uses: itself, or the one it `share_with`s."""
         owner = self.agents[agent_id].share_with
         if owner is None:
             return agent_id
-        return [self.agent_name(i) for i in range(len(self.agents))].index(owner)
+        return self.agent_names.index(owner)
 
 
 # Settings that agents on one set of weights (`share_with`) must agree on.
@@ -609,7 +614,7 @@ SHARED_SETTINGS = (
 
 def _check_sharing(config: Config) -> None:
     """`agents.N.share_with` names another agent that shares with nobody, with equal settings."""
-    names = [config.agent_name(i) for i in range(len(config.agents))]
+    names = config.agent_names
     for i, agent in enumerate(config.agents):
         if agent.share_with is None:
             continue

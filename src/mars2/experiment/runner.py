@@ -13,7 +13,6 @@ evaluation is done when its eval.json exists. No torch.
 
 from __future__ import annotations
 
-import dataclasses
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mars2 import jsonl
+from mars2.api import team_config
 from mars2.config import Config, apply_overrides, build, dump_yaml, load_config, to_dict
 from mars2.errors import UserError
 from mars2.evaluation import record as eval_record
@@ -92,12 +92,11 @@ class PlannedRun:
 
     def final_evals(self) -> list[PlannedEval]:
         """Its final evaluations in the file's order, each agent in the team's order."""
-        names = [self.config.agent_name(i) for i in range(len(self.config.agents))]
         return [
             PlannedEval(self, final, agent)
             for final in self.finals
             if final.seeds is None or self.seed in final.seeds
-            for agent in (names if final.each_agent else [None])
+            for agent in (self.config.agent_names if final.each_agent else [None])
         ]
 
 
@@ -141,15 +140,13 @@ class PlannedEval:
 
     @property
     def config(self) -> Config:
-        """What is evaluated: the run's config with the overrides (only `agent`, if one)."""
+        """What is evaluated: the run's config with the overrides (only `agent`, if one, as
+        `mars2 eval --agents` takes it: `api.team_config`)."""
         data = apply_overrides(to_dict(self.run.config), list(self.final.overrides))
         config: Config = build(Config, data)
         if self.agent is None:
             return config
-        agent = config.agents[
-            [config.agent_name(i) for i in range(len(config.agents))].index(self.agent)
-        ]
-        return dataclasses.replace(config, agents=(dataclasses.replace(agent, share_with=None),))
+        return team_config(config, [config.agent_names.index(self.agent)])
 
     def command(self) -> list[str]:
         """`mars2 eval RUN --step FINAL` (`--base` for an eval-only arm), the team or `--agents

@@ -121,7 +121,7 @@ def _read_config(file: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
             for i, a in enumerate(listed)
         )
         return raw, names
-    names = tuple(config.agent_name(i) for i in range(len(config.agents)))
+    names = tuple(config.agent_names)
     return to_dict(config), names
 
 

@@ -112,7 +112,7 @@ class Trainer:
         self.config = config
         self.run_dir = run_dir
         self.run = RunDir(run_dir)
-        self.names = [config.agent_name(i) for i in range(len(config.agents))]
+        self.names = config.agent_names
         for agent in config.agents:
             if agent.trainable and agent.backend == "openai":
                 raise UserError(

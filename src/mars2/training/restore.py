@@ -99,7 +99,7 @@ def trained_models(config: Config, path: Path) -> dict[int, tuple[Any, Any]]:
 def export(config: Config, path: Path, agent_name: str, out: Path, run_dir: Path) -> Path:
     """Write agent `agent_name` of checkpoint `path` to `out` as an HF model folder (weights,
     config, generation config, tokenizer with its chat template), LoRA merged; atomically."""
-    names = [config.agent_name(i) for i in range(len(config.agents))]
+    names = config.agent_names
     if agent_name not in names:
         raise UserError(f"--agent {agent_name!r}: the run's agents are {', '.join(names)}")
     agent_id = names.index(agent_name)

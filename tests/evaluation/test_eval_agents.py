@@ -22,14 +22,17 @@ EVAL = ["--limit", "1", "--budget", "2", "--samples", "1", "eval.cache=false"]
 @pytest.fixture(scope="module")
 def shared_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A smoke-sized run: coder and debugger on one LoRA adapter (the main job's layout), one
-    optimizer step on fixed samples, checkpoint step_000001."""
+    optimizer step on fixed samples, checkpoint step_000001. The two agents' samples have the same
+    tokens and advantages of the same sign: with opposite signs their gradients on the shared
+    adapter cancel, exactly where the kernels sum them in the same order, and the step moves
+    nothing."""
     config = make_config(
         "agents.0.lora_rank=4", "agents.1.lora_rank=4", "agents.1.share_with=coder"
     )
     run = tmp_path_factory.mktemp("shared-run")
     (run / "config.yaml").write_text(dump_yaml(config))
     trainer = Trainer(config, run, LocalPlacement(config))
-    trainer._update(batch(0) + batch(1, sign=-1.0), {})
+    trainer._update(batch(0) + batch(1), {})
     trainer.step = 1
     checkpoint.save(run, 1, trainer.state_dict())
     assert not (run / "checkpoints" / "step_000001" / "agents" / "debugger").exists()

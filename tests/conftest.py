@@ -32,6 +32,17 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield cache
 
 
+@pytest.fixture(autouse=True)
+def cpu_without_amx(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process learners resolve `train.precision: auto` as on a CPU without AMX tiles (fp32):
+    the tests that check updates exactly (micro-batching, chunked logits, logp_diff) compare
+    float32 numbers, and on an AMX machine `auto` would train in bfloat16. Tests of `auto`
+    itself patch the probe again; subprocesses run configs that say `precision: fp32`."""
+    import torch
+
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: False, raising=False)
+
+
 @pytest.fixture
 def own_cache(tmp_path: Path) -> Path:
     """A cache of evaluations for this test alone (models shared), for tests that count hits."""

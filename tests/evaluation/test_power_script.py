@@ -4,26 +4,18 @@ pilot's per-problem values from a results.json."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from script_modules import script_module
 
 
 @pytest.fixture(scope="module")
 def power() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import power
-
-        yield power
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    yield from script_module("power")
 
 
 RATES = np.linspace(0.1, 0.6, 100)

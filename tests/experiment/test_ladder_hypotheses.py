@@ -4,28 +4,21 @@ five tests, the verdicts, and the conditional fallback for one run per arm."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from script_modules import script_module
+
 PROBLEMS = [f"p{i}" for i in range(40)]
 
 
 @pytest.fixture(scope="module")
 def analysis() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import ladder_hypotheses
-
-        yield ladder_hypotheses
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    yield from script_module("ladder_hypotheses")
 
 
 def block(level: float, runs: int, metric: str, seed: int) -> dict[str, Any]:

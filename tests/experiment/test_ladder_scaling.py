@@ -14,18 +14,12 @@ from typing import Any
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from script_modules import SCRIPTS, script_module
 
 
 @pytest.fixture(scope="module")
 def scaling() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import ladder_scaling
-
-        yield ladder_scaling
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    yield from script_module("ladder_scaling")
 
 
 def block(seeds: list[int], problems: list[str], rows: list[list[float]]) -> dict[str, Any]:

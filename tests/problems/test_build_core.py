@@ -4,27 +4,20 @@ measured with at least 8 samples inside it."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-INTS = [4, 0, -3, 7, 10, 1, -8, 25, 100]
+from script_modules import script_module
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+INTS = [4, 0, -3, 7, 10, 1, -8, 25, 100]
 
 
 @pytest.fixture(scope="module")
 def build_core() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import build_core
-
-        yield build_core
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    yield from script_module("build_core")
 
 
 def records(*ids: str) -> list[dict[str, object]]:

@@ -68,6 +68,12 @@ def test_train_resumes_a_stopped_run_as_the_uninterrupted_one(tmp_path: Path) ->
         for key in want:
             assert have[key] == pytest.approx(want[key], rel=1e-4, abs=1e-6), (want["step"], key)
     assert last["step"] == whole["step"] == 2
+    # each start recorded its machine: the fresh start ran from step 1, the resume from step 2
+    starts_seen = [
+        json.loads(line) for line in (run / "environment.jsonl").read_text().splitlines()
+    ]
+    assert [e["step"] for e in starts_seen] == [1, 2]
+    assert all(e["torch"] and e["amx"] is False for e in starts_seen)  # conftest: no AMX
 
 
 def test_resume_checks_its_run_directory_and_config(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "mars2"
 # Lower layers first. `mars2` itself is the public Python API, on top with the CLI.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "heap", "paths", "seeds", "version"),
-    ("jsonl", "rundir"),  # the one JSONL reader (it raises errors.FileError); the run's paths
+    ("jsonl", "rundir", "machine"),  # the one JSONL reader (it raises errors.FileError); the
+    # run's paths; the machine's facts (versions, CPU: what `precision: auto` decides on)
     ("registry",),  # built-in entries are dotted-path strings: it imports nothing it registers
     ("types", "config"),
     ("treesearch", "sandbox", "credit"),

@@ -12,6 +12,8 @@
       checkpoints/step_NNNNNN/      `mars2 train`: one checkpoint (inside: training/checkpoint.py)
       checkpoints/latest            one line naming the newest complete checkpoint
       tensorboard/                  TensorBoard event files (`output.tensorboard`)
+      environment.jsonl             `mars2 train`: one line per start (or resume) of the run:
+                                    the first step it ran, versions, CPU, GPUs (mars2.machine)
       run.log                       `mars2 experiment`: the run's console output
       eval.json, eval-AGENT.json    `mars2 search`, and `mars2 eval`'s output folder
       trees/search.jsonl            (RUN/eval-LABEL/, laid out alike): the evaluation, each
@@ -105,6 +107,11 @@ class RunDir:
     def metrics(self) -> Path:
         """metrics.jsonl: one object per training step."""
         return self.root / "metrics.jsonl"
+
+    @property
+    def environment(self) -> Path:
+        """environment.jsonl: the machine of each start of the run (mars2.machine)."""
+        return self.root / "environment.jsonl"
 
     @property
     def trees_dir(self) -> Path:

@@ -85,9 +85,11 @@ def finish(
     outcomes: Sequence[ProblemOutcome],
     tokens: Sequence[int] = (),
     checksum: str = "sha256:fake",
+    bf16: float | None = 0.0,
 ) -> None:
     """Write the run directory of a finished run: config.yaml, the final eval.json and, for a
-    training run, one metrics.jsonl line per step with `tokens/generated`."""
+    training run, one metrics.jsonl line per step with `tokens/generated` and `bf16/coder` (the
+    learner's precision as `mars2 train` records it; None: not recorded, as older runs)."""
     from mars2.experiment.runner import prepare
 
     prepare(run)
@@ -98,7 +100,10 @@ def finish(
     with open(run.folder / "metrics.jsonl", "a") as handle:
         handle.write(json.dumps({"step": 0, "eval/pass@1": 0.0}) + "\n")
         for step, count in enumerate(steps, start=1):
-            handle.write(json.dumps({"step": step, "tokens/generated": count}) + "\n")
+            row = {"step": step, "tokens/generated": count}
+            if bf16 is not None:
+                row["bf16/coder"] = bf16
+            handle.write(json.dumps(row) + "\n")
 
 
 def finish_eval(planned: PlannedEval, outcomes: Sequence[ProblemOutcome]) -> None:

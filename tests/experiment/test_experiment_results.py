@@ -19,7 +19,14 @@ from experiment_fakes import (
 
 from mars2.errors import UserError
 from mars2.experiment import collect, load_experiment, markdown, plan, write
-from mars2.experiment.results import METRICS, adjust, seed_average, tokens_generated
+from mars2.experiment.results import (
+    METRICS,
+    adjust,
+    learner_precision,
+    seed_average,
+    tokens_generated,
+)
+from mars2.experiment.table import precision_note
 
 
 @pytest.fixture
@@ -132,6 +139,33 @@ def test_a_resumed_run_counts_a_step_logged_twice_once(tmp_path: Path) -> None:
         "".join(json.dumps(x) + "\n" for x in lines) + '{"step": 3, "tok'
     )
     assert tokens_generated(tmp_path) == 10
+
+
+def test_each_trained_run_says_how_its_learner_computed(finished, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    arms, _ = finished
+    assert [r["precision"] for r in arms["grpo"]["runs"]] == ["fp32", "fp32"]
+    assert [r["precision"] for r in arms["base"]["runs"]] == [None]  # nothing trained
+    assert precision_note(arms["_all"]) is None  # all alike: no note
+    lines = [{"step": 1, "bf16/coder": 1.0}, {"step": 2, "bf16/coder": 0.0}]
+    (tmp_path / "metrics.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert learner_precision(tmp_path) == "mixed"  # resumed on a machine without AMX
+    (tmp_path / "metrics.jsonl").write_text('{"step": 1, "loss/coder": 0.5}\n')
+    assert learner_precision(tmp_path) is None  # written before runs recorded it
+
+
+def test_unlike_or_unrecorded_precision_is_noted(tmp_path: Path) -> None:
+    experiment = load_experiment(experiment_file(tmp_path))
+    runs = {(r.arm.name, r.seed): r for r in plan(experiment, tmp_path / "out")}
+    three = [outcome("p1", 0), outcome("p2", 0), outcome("p3", 0)]
+    finish(runs["grpo", 0], three, bf16=1.0)
+    finish(runs["grpo", 1], three)
+    finish(runs["mcts", 0], three, bf16=None)
+    results = collect(experiment, list(runs.values()), resamples=200)
+    want = (
+        "Learner precision differs or is unrecorded across the trained runs (grpo/seed0 bf16, "
+        "grpo/seed1 fp32, mcts/seed0 unrecorded)"
+    )
+    assert want in markdown(results)
 
 
 def test_seed_average_keeps_the_problems_every_seed_has() -> None:

@@ -333,8 +333,8 @@ def test_bf16_gradients_and_update_agree_with_fp32() -> None:
     fp32, bf16 = bf16_pair()
     assert (fp32.precision, bf16.precision) == ("fp32", "bf16")
     before = {n: p.detach().clone() for n, p in fp32.model.named_parameters()}
-    for learner in (fp32, bf16):
-        learner.update(grouped_samples())
+    recorded = [learner.update(grouped_samples())["bf16"] for learner in (fp32, bf16)]
+    assert recorded == [0.0, 1.0]  # metrics.jsonl's bf16/<agent>
     g32 = torch.cat([p.grad.flatten() for p in fp32.model.parameters() if p.grad is not None])
     g16 = torch.cat([p.grad.flatten() for p in bf16.model.parameters() if p.grad is not None])
     assert torch.nn.functional.cosine_similarity(g32, g16, dim=0) >= 0.99

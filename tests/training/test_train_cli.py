@@ -39,6 +39,9 @@ def test_smoke_run_writes_the_run_directory(tmp_path: Path) -> None:
     assert [r["step"] for r in rows] == [0, 1, 2, 3]
     assert "eval/pass@1" in rows[0] and "eval/pass@1" in rows[-1]
     assert "loss/coder" in rows[1] and "loss/debugger" in rows[1]
+    assert rows[1]["bf16/coder"] == rows[1]["bf16/debugger"] == 0.0  # smoke.yaml: fp32
+    (start,) = [json.loads(line) for line in (out / "environment.jsonl").read_text().splitlines()]
+    assert start["step"] == 1 and start["mars2"] and start["cores"] >= 1
     assert (out / "config.yaml").is_file()
     assert sorted(p.name for p in (out / "trees").glob("*.jsonl")) == [
         "step_000001.jsonl",

@@ -36,6 +36,7 @@ from mars2.agents.decode import Decoder, HFBatch, Row
 from mars2.agents.engine import ChatEngine, Pending
 from mars2.agents.llama import PROMPT_CACHE_BYTES, LlamaBatch, LlamaWeights, unsupported
 from mars2.config import AgentConfig
+from mars2.machine import cpu_has_bfloat16
 from mars2.types import Completion
 
 
@@ -238,12 +239,6 @@ def resolve_rollout_dtype(setting: str, model: Any, decoder: str = "transformers
     if setting == "int8" and param.device.type != "cpu":
         raise ValueError(f"rollout_dtype int8 runs on CPU only, the model is on {param.device}")
     return setting
-
-
-def cpu_has_bfloat16() -> bool:
-    """Whether this CPU multiplies bfloat16 matrices natively (AVX512-BF16 or AMX tiles)."""
-    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
-    return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
 
 
 def resolve_decoder(setting: str, rollout_dtype: str, model: Any) -> str:

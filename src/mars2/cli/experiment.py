@@ -214,6 +214,7 @@ def print_results(results: dict[str, Any]) -> None:
         gain_difference_rows,
         gain_rows,
         metric_rows,
+        precision_note,
     )
 
     title = results["experiment"] + (" --quick" if results["quick"] else "")
@@ -237,9 +238,9 @@ def print_results(results: dict[str, Any]) -> None:
     head, body = gain_difference_rows(results)
     if body:
         _print_table(head, body, f"change during training minus {reference}'s", tested)
-    note = change_note(results)
-    if note:
-        console.print(note, highlight=False)
+    for note in (change_note(results), precision_note(results)):
+        if note:
+            console.print(note, highlight=False)
     for section in results["final_evals"]:
         title = final_title(section)
         _print_table(*final_metric_rows(section), title, seeds)

@@ -66,6 +66,24 @@ def tokens_generated(folder: Path) -> int:
     return int(sum(by_step.values()))
 
 
+def learner_precision(folder: Path) -> str | None:
+    """How the run's learners computed, from `bf16/<agent>` in metrics.jsonl: `bf16`, `fp32`,
+    `mixed` (some updates in each: a resume on another machine, or agents on unlike machines),
+    or None when no step recorded it (a run of an older version, or one without updates)."""
+    file = RunDir(folder).metrics
+    if not file.is_file():
+        return None
+    seen = {
+        float(value)
+        for _, data in jsonl.read(file)
+        for key, value in data.items()
+        if key.startswith("bf16/")
+    }
+    if not seen:
+        return None
+    return "mixed" if len(seen) > 1 else ("bf16" if seen == {1.0} else "fp32")
+
+
 def problem_values(record: dict[str, Any]) -> Values:
     """Each problem's Pass@1, Pass@1(MCTS), Pass@N in one evaluation."""
     return {o.problem_id: o.values([1]) for o in eval_record.outcomes_of(record)}
@@ -228,7 +246,15 @@ def _arm_entry(
         "per_problem_change": _per_problem(changed_seeds, change) if change else None,
         "tokens": {"per_seed": tokens, "mean": sum(tokens) / len(tokens) if tokens else None},
         "planned_nodes": 0 if arm.eval_only or not planned else planned_nodes(planned[0].config),
-        "runs": [{"seed": r.seed, "dir": str(r.folder), "eval": str(r.final_eval)} for r in mine],
+        "runs": [
+            {
+                "seed": r.seed,
+                "dir": str(r.folder),
+                "eval": str(r.final_eval),
+                "precision": None if arm.eval_only else learner_precision(r.folder),
+            }
+            for r in mine
+        ],
     }
     return entry, values, change
 

@@ -121,6 +121,26 @@ def change_note(results: dict[str, Any]) -> str | None:
     return note
 
 
+def precision_note(results: dict[str, Any]) -> str | None:
+    """A warning when the trained runs' learners did not all compute alike (`train.precision:
+    auto` is bf16 on CPUs with AMX tiles, fp32 on others), or some did not record it; None when
+    all are alike."""
+    runs = [
+        (f"{a['name']}/seed{r['seed']}", r.get("precision"))
+        for a in results["arms"]
+        if not a["eval_only"]
+        for r in a["runs"]
+    ]
+    kinds = {precision for _, precision in runs}
+    if len(kinds) <= 1 and None not in kinds:
+        return None
+    said = ", ".join(f"{run} {precision or 'unrecorded'}" for run, precision in runs)
+    return (
+        f"Learner precision differs or is unrecorded across the trained runs ({said}): "
+        "differences between their arms include it (environment.jsonl names each run's machine)."
+    )
+
+
 def final_title(section: dict[str, Any]) -> str:
     """`final evaluation alone: each agent alone, eval.budget=1` (the settings it changes)."""
     who = "each agent alone" if section["each_agent"] else "the team"
@@ -223,9 +243,9 @@ def markdown(results: dict[str, Any]) -> str:
         head, body = gain_difference_rows(results)
         if body:
             lines += ["", *_markdown_table(head, body)]
-    note = change_note(results)
-    if note:
-        lines += ["", note]
+    for note in (change_note(results), precision_note(results)):
+        if note:
+            lines += ["", note]
     lines += _final_markdown(results)
     if results["allowed_differences"]:
         lines.append(

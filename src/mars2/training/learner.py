@@ -26,6 +26,7 @@ from torch.utils.checkpoint import checkpoint
 from mars2 import heap, seeds
 from mars2.agents.models import base_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
+from mars2.machine import amx_tiles
 from mars2.rl import policy_loss, token_logprobs
 from mars2.rl.logprobs import packable, packed_logprobs
 from mars2.types import Sample
@@ -103,7 +104,7 @@ def resolve_precision(setting: str, device: torch.device) -> str:
         return setting
     if device.type == "cuda":
         return "bf16" if torch.cuda.is_bf16_supported() else "fp32"
-    if device.type == "cpu" and bool(getattr(torch.cpu, "_is_amx_tile_supported", lambda: False)()):
+    if device.type == "cpu" and amx_tiles():
         return "bf16"
     return "fp32"
 
@@ -351,6 +352,7 @@ class Learner:
             for key, value in stats.items():
                 totals[key] = totals.get(key, 0.0) + value / n_mini
         totals["lr"] = float(self.scheduler.get_last_lr()[0])
+        totals["bf16"] = float(self.precision == "bf16")  # the run records its precision
         totals["samples"] = float(len(samples))
         totals["tokens"] = float(sum(len(s.response_ids) for s in samples))
         heap.release()  # the micro-batches' activations: back to the OS before the rollout

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mars2 import jsonl, seeds
+from mars2 import jsonl, machine, seeds
 from mars2.config import Config, SearchConfig
 from mars2.credit import assign_credit, filter_groups
 from mars2.errors import InfraError, UserError
@@ -392,6 +392,7 @@ class Trainer:
             wandb_project=config.output.wandb_project,
         )
         logger.keep_before(self.step + 1 if self.step else 0)
+        jsonl.append(self.run.environment, [{"step": self.step + 1, **machine.facts()}])
         loop = asyncio.new_event_loop()
         last: dict[str, Any] = {}
         try:

@@ -1,6 +1,6 @@
 """The machine a run runs on: the processor facts that choose a precision, and the record of
-versions and hardware a run writes each time it starts (RUN/environment.jsonl, mars2.rundir). Importing it does not import torch (`mars2 doctor` runs
-without torch).
+versions and hardware a run writes each time it starts (RUN/environment.jsonl, mars2.rundir).
+Importing it does not import torch (`mars2 doctor` runs without torch).
 
 A run's numbers depend on more than its config: `train.precision: auto` trains in bfloat16 on a
 CPU with AMX tiles and in float32 on one without, and kernels change between torch versions. A

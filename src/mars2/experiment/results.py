@@ -53,14 +53,18 @@ COMPARISONS = ("vs_reference", "gain", "gain_vs_reference")  # the tested entrie
 Values = dict[str, dict[str, float]]  # problem id -> metric -> value
 
 
+def _metric_lines(folder: Path) -> list[dict[str, Any]]:
+    """The lines of the run's metrics.jsonl (none when it has none; a cut last line is skipped,
+    mars2.jsonl)."""
+    file = RunDir(folder).metrics
+    return [data for _, data in jsonl.read(file)] if file.is_file() else []
+
+
 def tokens_generated(folder: Path) -> int:
     """Sum of `tokens/generated` over metrics.jsonl (the last line of a step counts: a resumed
-    run may have logged a step twice; a cut last line is skipped, mars2.jsonl)."""
-    file = RunDir(folder).metrics
-    if not file.is_file():
-        return 0
+    run may have logged a step twice)."""
     by_step: dict[int, float] = {}
-    for _, data in jsonl.read(file):
+    for data in _metric_lines(folder):
         if "tokens/generated" in data:
             by_step[int(data["step"])] = float(data["tokens/generated"])
     return int(sum(by_step.values()))
@@ -70,12 +74,9 @@ def learner_precision(folder: Path) -> str | None:
     """How the run's learners computed, from `bf16/<agent>` in metrics.jsonl: `bf16`, `fp32`,
     `mixed` (some updates in each: a resume on another machine, or agents on unlike machines),
     or None when no step recorded it (a run of an older version, or one without updates)."""
-    file = RunDir(folder).metrics
-    if not file.is_file():
-        return None
     seen = {
         float(value)
-        for _, data in jsonl.read(file)
+        for data in _metric_lines(folder)
         for key, value in data.items()
         if key.startswith("bf16/")
     }

@@ -126,7 +126,7 @@ def precision_note(results: dict[str, Any]) -> str | None:
     auto` is bf16 on CPUs with AMX tiles, fp32 on others), or some did not record it; None when
     all are alike."""
     runs = [
-        (f"{a['name']}/seed{r['seed']}", r.get("precision"))
+        (f"{a['name']}/seed{r['seed']}", r["precision"])
         for a in results["arms"]
         if not a["eval_only"]
         for r in a["runs"]

@@ -189,6 +189,18 @@ def test_a_pack_shares_each_prompt_and_masks_other_responses() -> None:
     assert allowed[6].tolist() == [False] * 5 + [True, True]  # 6: its own prompt only
 
 
+def test_a_pack_rounds_its_length_up_with_a_filler_nothing_sees() -> None:
+    plain = pack([[1, 2], [3]], [[4, 5], [6]])  # 6 tokens
+    packed = pack([[1, 2], [3]], [[4, 5], [6]], multiple=4)
+    assert packed.tokens == [*plain.tokens, 0, 0] and packed.scorer == plain.scorer
+    assert packed.positions[6:] == [0, 1]  # a sequence of its own
+    allowed = packed.mask(torch.device("cpu"))
+    assert allowed[:6, :6].equal(plain.mask(torch.device("cpu")))
+    assert not allowed[:6, 6:].any() and not allowed[6:, :6].any()
+    assert allowed[6:, 6:].tolist() == [[True, False], [True, True]]
+    assert len(pack([[1], [3]], [[4], [6]], multiple=4)) == 4  # a multiple already: no filler
+
+
 def test_packable_refuses_masks_the_model_would_not_apply(model: LlamaForCausalLM) -> None:
     assert packable(model) is None
     model.config._attn_implementation = "flash_attention_2"

@@ -34,6 +34,11 @@ import torch.nn.functional as F
 from mars2.agents.models import base_model
 
 _MIN_SLOTS_T = 256  # time capacity allocated at first; doubled when a row outgrows it
+# A prefill's width (positions per row) is rounded up to this, so its matrix products take one
+# of few shapes: bfloat16 matmuls on a CPU run oneDNN kernels compiled and cached per shape, and
+# a new prompt length each prefill would compile again and grow that cache (docs/performance.md).
+# The extra positions are right padding like the shorter rows' (cached, never attended to).
+PREFILL_MULTIPLE = 32
 # A PromptCache's default budget: ~23k SmolLM2 positions in bf16 (~11k in fp32). An evaluation
 # of 100 problems comes back to a problem's prompt after the 99 others (~12k positions): with
 # less, least-recently-used eviction would drop every prompt just before its reuse. A training
@@ -292,6 +297,7 @@ class LlamaBatch:
         assert self.k is not None and self.v is not None
         starts = [shared[i] for i in rows]
         n, width = len(rows), max(len(prompts[i]) - shared[i] for i in rows)
+        width += -width % PREFILL_MULTIPLE  # few shapes: oneDNN compiles and caches one per shape
         ids = torch.zeros((n, width), dtype=torch.long)
         for r, i in enumerate(rows):  # right padding: the suffix of each prompt
             ids[r, : len(prompts[i]) - shared[i]] = torch.tensor(prompts[i][shared[i] :])

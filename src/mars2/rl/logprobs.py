@@ -23,6 +23,11 @@ from torch import Tensor, nn
 from torch.utils.checkpoint import checkpoint
 
 DEFAULT_CHUNK = 512  # scored tokens per chunk: 512·V fp32 logits, ~100 MB for V=49k
+# A packed sequence's length is rounded up to this: the matrix products of every micro-batch
+# then take one of few shapes, and oneDNN (torch's bfloat16 CPU matmul) compiles and caches one
+# kernel set per shape: with a new length every micro-batch, the learner paid that compilation
+# again and again and the cache's memory grew with every step (docs/performance.md).
+PACK_MULTIPLE = 64
 
 # Configs whose logits are not just `lm_head(hidden)`: these take the full-logits path.
 _LOGIT_TRANSFORMS = (
@@ -140,8 +145,11 @@ def packable(model: nn.Module) -> str | None:
     return None
 
 
-def pack(prompts: Sequence[Sequence[int]], responses: Sequence[Sequence[int]]) -> Pack:
-    """Lay samples out as one packed sequence (see `packed_logprobs`)."""
+def pack(
+    prompts: Sequence[Sequence[int]], responses: Sequence[Sequence[int]], multiple: int = 1
+) -> Pack:
+    """Lay samples out as one packed sequence (see `packed_logprobs`), its length rounded up to
+    a `multiple` by a filler group that sees only itself and that nothing sees."""
     groups: dict[tuple[int, ...], list[int]] = {}
     for i, prompt in enumerate(prompts):
         groups.setdefault(tuple(prompt), []).append(i)
@@ -163,6 +171,11 @@ def pack(prompts: Sequence[Sequence[int]], responses: Sequence[Sequence[int]]) -
             positions += range(len(prompt), len(prompt) + n)
             group_of += [g] * n
             response_of += [1 + i] * n
+    filler = -len(tokens) % multiple
+    tokens += [0] * filler  # token 0: any id the model has; nothing reads these positions
+    positions += range(filler)
+    group_of += [len(groups)] * filler
+    response_of += [0] * filler
     return Pack(tokens, positions, group_of, response_of, [k for row in scorer for k in row])
 
 
@@ -205,8 +218,8 @@ def packed_logprobs(
     """log p of every response token given its prompt, samples in order: [sum of response
     lengths], fp32. The same values as `token_logprobs` on the padded batch, for less compute:
     samples with one prompt (a GRPO group, a tree's fresh attempts) share one copy of it, and
-    everything goes in ONE sequence without padding, [prompt A, response A1, response A2, ...,
-    prompt B, ...], with a mask that lets each response see its prompt and itself (causally)
+    everything goes in ONE sequence without padding between samples, [prompt A, response A1,
+    response A2, ..., prompt B, ..., filler to a multiple of PACK_MULTIPLE], with a mask that lets each response see its prompt and itself (causally)
     and position ids that continue each response from its prompt's end. Keys and values of a
     position depend only on what it sees, so a shared prompt's are exactly those each sample
     would compute alone; its gradient sums the samples' contributions. `packable(model)` says
@@ -216,7 +229,7 @@ def packed_logprobs(
     parts = _decoder_and_head(model)
     assert parts is not None, "packed_logprobs on a model packable() refuses"
     device = next(model.parameters()).device
-    packed = pack(prompts, responses)
+    packed = pack(prompts, responses, PACK_MULTIPLE)
     if not packed.scorer:
         return torch.zeros(0, dtype=torch.float32, device=device)
     allowed = packed.mask(device)

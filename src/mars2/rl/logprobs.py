@@ -219,11 +219,12 @@ def packed_logprobs(
     lengths], fp32. The same values as `token_logprobs` on the padded batch, for less compute:
     samples with one prompt (a GRPO group, a tree's fresh attempts) share one copy of it, and
     everything goes in ONE sequence without padding between samples, [prompt A, response A1,
-    response A2, ..., prompt B, ..., filler to a multiple of PACK_MULTIPLE], with a mask that lets each response see its prompt and itself (causally)
-    and position ids that continue each response from its prompt's end. Keys and values of a
-    position depend only on what it sees, so a shared prompt's are exactly those each sample
-    would compute alone; its gradient sums the samples' contributions. `packable(model)` says
-    whether the model takes such a mask."""
+    response A2, ..., prompt B, ..., filler to a multiple of PACK_MULTIPLE], with a mask that
+    lets each response see its prompt and itself (causally) and position ids that continue
+    each response from its prompt's end. Keys and values of a position depend only on what it
+    sees, so a shared prompt's are exactly those each sample would compute alone; its gradient
+    sums the samples' contributions. `packable(model)` says whether the model takes such a
+    mask."""
     if temperature <= 0:
         raise ValueError(f"temperature must be > 0, got {temperature}")
     parts = _decoder_and_head(model)

@@ -202,3 +202,41 @@ def test_int8_and_the_llama_decoder_do_not_mix() -> None:
     agent = AgentConfig(model="tiny-random", rollout_dtype="int8")  # auto: transformers
     with pytest.raises(ConfigError, match="decoder"):
         dataclasses.replace(agent, decoder="llama")
+
+
+needs_prepack = pytest.mark.skipif(
+    not llama.can_prepack(torch.zeros(1, dtype=torch.bfloat16)),
+    reason="this torch build has no oneDNN bfloat16 kernels",
+)
+
+
+@needs_prepack
+def test_a_prepacked_projection_computes_the_plain_product() -> None:
+    g = torch.Generator().manual_seed(0)
+    weight = torch.randn(48, 32, generator=g).to(torch.bfloat16)
+    x = torch.randn(3, 5, 32, generator=g).to(torch.bfloat16)
+    packed, plain = llama.Projection(weight), llama.Projection(weight, pack=False)
+    assert packed.packed and not plain.packed and packed.dtype == torch.bfloat16
+    assert packed(x).shape == (3, 5, 48)
+    torch.testing.assert_close(packed(x), plain(x), atol=0, rtol=0)  # one bf16 rounding each
+
+
+def test_float32_and_non_cpu_weights_are_not_prepacked() -> None:
+    assert not llama.can_prepack(torch.zeros(2, 2))
+    assert not llama.Projection(torch.zeros(2, 2)).packed
+
+
+@needs_prepack
+def test_prepacked_and_plain_decoders_sample_the_same_logits(tiny: tuple[Any, Any]) -> None:
+    model, _ = tiny
+    batches = [LlamaBatch(LlamaWeights(model, torch.bfloat16, pack=p)) for p in (True, False)]
+    assert batches[0].w.layers[0][1].packed and not batches[1].w.layers[0][1].packed
+    seqs = prompts(3)
+    with torch.no_grad():
+        got, want = (b.prefill(seqs) for b in batches)
+        torch.testing.assert_close(got, want, atol=0, rtol=0)
+        tokens = got.argmax(-1)
+        for _ in range(3):
+            got, want = (b.step(tokens) for b in batches)
+            torch.testing.assert_close(got, want, atol=0, rtol=0)
+            tokens = got.argmax(-1)

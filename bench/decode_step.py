@@ -1,0 +1,126 @@
+"""What prepacked weights buy the lean decoder: one decode step and one prefill of `LlamaBatch`
+with its projections prepacked for oneDNN (`llama.Projection`, the default in bfloat16 on a CPU)
+against plain `x @ w.T` products, on the same frozen snapshot of the model.
+
+    PYTHONPATH=src python bench/decode_step.py [--model smollm2-135m] [--quick] [--smoke] [--json]
+
+Decode: ms per `LlamaBatch.step` at each batch size and context (random prompts of that many
+tokens, then steps), the best of `repeats` timings of `steps` steps; prefill: prompt positions
+per second of 4 fresh prompts of 300 tokens. The two contenders are timed alternately in this
+process with torch's default threads, so drift of the machine hits both alike; the reference is
+the plain product (`plain / packed` > 1: prepacking is faster). Headline (`--json`):
+`decode_speedup` at batch 16, context 300 (the training rollout's regime) and
+`prefill_speedup`. Run it on an idle machine.
+
+`--quick`: batches 4 and 16 at context 300 (under a minute). `--smoke`: tiny-random, batch 2,
+16-token prompts (seconds; the figures mean nothing: for tests). Where prepacking does not apply
+(float32, no oneDNN bfloat16 kernels) both columns run the plain product.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+import torch
+
+from mars2.agents.llama import LlamaBatch, LlamaWeights, can_prepack
+from mars2.agents.models import load_model
+
+PREFILL_TOKENS = 300
+
+
+def _prompts(n: int, length: int, vocab: int, seed: int) -> list[list[int]]:
+    ids = torch.randint(0, vocab, (n, length), generator=torch.Generator().manual_seed(seed))
+    return ids.tolist()  # type: ignore[no-any-return]
+
+
+def decode_ms(weights: LlamaWeights, vocab: int, rows: int, context: int, steps: int) -> float:
+    batch = LlamaBatch(weights, prompt_cache_bytes=0)
+    batch.prefill(_prompts(rows, context, vocab, seed=rows))
+    tokens = torch.randint(0, vocab, (rows,), generator=torch.Generator().manual_seed(0))
+    batch.step(tokens)  # warm-up
+    start = time.perf_counter()
+    for _ in range(steps):
+        batch.step(tokens)
+    return (time.perf_counter() - start) / steps * 1000
+
+
+def prefill_rate(weights: LlamaWeights, vocab: int, length: int, seed: int) -> float:
+    batch = LlamaBatch(weights, prompt_cache_bytes=0)
+    prompts = _prompts(4, length, vocab, seed)
+    start = time.perf_counter()
+    batch.prefill(prompts)
+    return 4 * length / (time.perf_counter() - start)
+
+
+def measure(
+    model_name: str, cases: list[tuple[int, int]], steps: int, repeats: int, length: int
+) -> dict[str, Any]:
+    model, _ = load_model(model_name, device="cpu", dtype="float32")
+    vocab = model.config.vocab_size
+    contenders = {
+        "plain": LlamaWeights(model, torch.bfloat16, pack=False),
+        "packed": LlamaWeights(model, torch.bfloat16),
+    }
+    rows: list[dict[str, Any]] = []
+    with torch.no_grad():
+        for rows_n, context in cases:
+            best = {name: float("inf") for name in contenders}
+            for _ in range(repeats):  # alternate the contenders
+                for name, weights in contenders.items():
+                    best[name] = min(best[name], decode_ms(weights, vocab, rows_n, context, steps))
+            rows.append({"what": f"decode B={rows_n} ctx={context} (ms)", **best})
+        rate = {name: 0.0 for name in contenders}
+        for r in range(repeats + 1):  # the first round compiles oneDNN's kernels: not counted
+            for name, weights in contenders.items():
+                got = prefill_rate(weights, vocab, length, seed=100 + r)
+                rate[name] = max(rate[name], got) if r else 0.0
+        rows.append({"what": f"prefill 4x{length} (pos/s)", **rate})
+    head = next((r for r in rows if r["what"].startswith("decode B=16 ctx=300")), rows[0])
+    return {
+        "model": model_name,
+        "prepacked": can_prepack(torch.zeros(1, dtype=torch.bfloat16)),
+        "threads": torch.get_num_threads(),
+        "rows": rows,
+        "decode_speedup": head["plain"] / head["packed"],
+        "prefill_speedup": rows[-1]["packed"] / rows[-1]["plain"],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="smollm2-135m")
+    parser.add_argument("--quick", action="store_true", help="B=4, 16 at context 300 (<1 min).")
+    parser.add_argument("--smoke", action="store_true", help="tiny-random, batch 2 (tests).")
+    parser.add_argument("--json", action="store_true", help="Print the headline as JSON.")
+    args = parser.parse_args()
+    length = PREFILL_TOKENS
+    if args.smoke:
+        args.model, cases, steps, repeats, length = "tiny-random", [(2, 16)], 2, 1, 16
+    elif args.quick:
+        cases, steps, repeats = [(4, 300), (16, 300)], 8, 2
+    else:
+        cases = [(b, c) for c in (100, 300, 700) for b in (1, 4, 16, 32)]
+        steps, repeats = 16, 3
+    out = measure(args.model, cases, steps, repeats, length)
+    if args.json:
+        print(json.dumps({k: v for k, v in out.items() if k != "rows"}))
+        return 0
+    print(
+        f"{args.model}, bfloat16, {out['threads']} threads, prepacking "
+        f"{'on' if out['prepacked'] else 'unavailable here (both columns plain)'}"
+    )
+    print(f"{'':32} {'plain':>9} {'packed':>9} {'ratio':>7}")
+    for row in out["rows"]:
+        ratio = (
+            row["packed"] / row["plain"] if "pos/s" in row["what"] else row["plain"] / row["packed"]
+        )
+        print(f"{row['what']:32} {row['plain']:>9.1f} {row['packed']:>9.1f} {ratio:>6.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

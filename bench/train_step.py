@@ -18,6 +18,11 @@ timed repetition on both sides, split into the same number of micro-batches for 
   micro-batches of `train.micro_batch_tokens` (each shared prompt computed once, no padding).
   `mars2-lora-padded` is the same with `micro_batch_tokens: 0` (padded rows of `micro_batch`
   samples): what packing buys.
+  `mars2-lora-dense` is mars2-lora with each pack's attention computed over the whole pack
+  through its block-diagonal mask instead of block by block (`rl.use_block_attention`): what
+  block attention buys (ratio row `mars2-lora / mars2-lora-dense`). `--batch tree` times a
+  tree-search step of the main job instead (44 samples, most with a prompt of their own, ~140 +
+  40 tokens), where a pack holds several prompt groups.
 - TRL: `GRPOTrainer` (LoRA through its `peft_config`) with loss_type `grpo`,
   importance_sampling_level `sequence`, beta 0 (the same objective: TRL's `grpo` loss is the mean
   over sequences of each sequence's token mean, and without vLLM it applies no
@@ -72,7 +77,14 @@ from rich.table import Table  # noqa: E402
 
 MODEL = "smollm2-135m"
 # side-adapter[-variant]; "-fp32" rows are added where the matched precision is not fp32
-CONTENDERS = ("mars2-lora", "trl-lora", "mars2-full", "trl-full", "mars2-lora-padded")
+CONTENDERS = (
+    "mars2-lora",
+    "trl-lora",
+    "mars2-full",
+    "trl-full",
+    "mars2-lora-padded",
+    "mars2-lora-dense",
+)
 FP32_ROWS = ("mars2-lora-fp32", "trl-lora-fp32")
 # (mars2 row, TRL row) ratios in the table and --json; the first is the headline
 PAIRS = (
@@ -81,6 +93,8 @@ PAIRS = (
     ("mars2-lora-padded", "trl-lora"),
     ("mars2-lora-fp32", "trl-lora-fp32"),
 )
+# what one mars2 feature buys: (with it, without it), shown as ratio rows of the table
+FEATURE_PAIRS = (("mars2-lora", "mars2-lora-dense"),)
 CLIP_LOW, CLIP_HIGH = 3e-4, 4e-4  # GSPO paper's sequence-ratio clip range
 LR = 1e-6
 LORA_RANK, LORA_ALPHA = 16, 32  # the main job's adapter (mars2's default agents)
@@ -102,6 +116,8 @@ class BatchSpec:
 FULL = BatchSpec(samples=16, group=4, prompt_tokens=256, response_tokens=128, micro_batch=4)
 QUICK = BatchSpec(samples=8, group=4, prompt_tokens=96, response_tokens=48, micro_batch=4)
 SMOKE = BatchSpec(samples=4, group=2, prompt_tokens=8, response_tokens=4, micro_batch=2)
+# a tree-search step of the main job: 44 kept nodes, most with a prompt of their own
+TREE = BatchSpec(samples=44, group=1, prompt_tokens=140, response_tokens=40, micro_batch=4)
 
 
 def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
@@ -182,6 +198,8 @@ def run_mars2(
         total_updates=steps + 1,
         seed=spec.seed,
     )
+    if row.endswith("-dense"):  # each pack's attention over the whole pack, through its mask
+        learner.model.config._attn_implementation = "sdpa"
     return lambda: learner.update(samples)
 
 
@@ -397,6 +415,10 @@ def print_table(
         if ours in rows and trl in rows:
             a, b = rows[ours], rows[trl]
             table.add_row(f"{ours} / {trl}", *(f"{a[k] / max(b[k], 1e-9):.2f}x" for k in keys))
+    for ours, other in FEATURE_PAIRS:
+        if ours in rows and other in rows:
+            a, b = rows[ours], rows[other]
+            table.add_row(f"{ours} / {other}", *(f"{a[k] / max(b[k], 1e-9):.2f}x" for k in keys))
     console.print(table)
     console.print(
         "step: CPU seconds of the contender's process (CUDA: wall seconds); tok/s from it. "
@@ -412,6 +434,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the headline figures as JSON")
     parser.add_argument("--steps", type=int, default=None, help="timed steps (default 3, quick 2)")
     parser.add_argument("--model", default=MODEL, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--batch",
+        choices=("grpo", "tree"),
+        default="grpo",
+        help="grpo: the GRPO batch above (default); tree: a tree-search step of the main job, "
+        "44 samples with prompts of their own (~140+40 tokens)",
+    )
     parser.add_argument(
         "--threads", type=int, default=1, help="torch CPU threads per contender (default 1)"
     )
@@ -429,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         result = worker(args.worker, spec, steps, args.threads, args.model)
         sys.stdout.write(json.dumps(result) + "\n")
         return 0
-    spec = SMOKE if args.smoke else QUICK if args.quick else FULL
+    spec = SMOKE if args.smoke else QUICK if args.quick else TREE if args.batch == "tree" else FULL
     model_name = "tiny-random" if args.smoke else args.model
     default = CONTENDERS + (FP32_ROWS if matched_precision() != "fp32" else ())
     pair_only = "mars2-lora,trl-lora"  # --smoke and --quick: the headline pair only (< 1 min)

@@ -8,7 +8,14 @@ from torch import nn
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from mars2.rl import token_logprobs
-from mars2.rl.logprobs import pack, packable, packed_logprobs
+from mars2.rl.logprobs import (
+    BLOCK_ATTENTION,
+    _register_block_attention,
+    pack,
+    packable,
+    packed_logprobs,
+    use_block_attention,
+)
 
 VOCAB = 1009  # larger than every activation, so saved logits would stand out
 
@@ -145,9 +152,10 @@ PROMPTS = [[5, 6, 7, 8], [9, 10], [5, 6, 7, 8], [5, 6, 7, 8], [9, 10]]
 RESPONSES = [[11, 12, 13], [14], [15, 16, 17, 18, 19], [], [20, 21]]
 
 
-@pytest.mark.parametrize("attention", ["sdpa", "eager"])
+@pytest.mark.parametrize("attention", ["sdpa", "eager", BLOCK_ATTENTION])
 @pytest.mark.parametrize("temp", [1.0, 0.7])
 def test_packed_equals_padded_rows(model: LlamaForCausalLM, attention: str, temp: float) -> None:
+    _register_block_attention()
     model.config._attn_implementation = attention
     try:
         ids, mask, wanted = padded(PROMPTS, RESPONSES)
@@ -160,7 +168,8 @@ def test_packed_equals_padded_rows(model: LlamaForCausalLM, attention: str, temp
     assert torch.allclose(got, want, atol=1e-5)
 
 
-def test_packed_gradients_equal_padded_ones(model: LlamaForCausalLM) -> None:
+@pytest.mark.parametrize("attention", ["sdpa", BLOCK_ATTENTION])
+def test_packed_gradients_equal_padded_ones(model: LlamaForCausalLM, attention: str) -> None:
     """A shared prompt is computed once; its gradient sums what each sample's copy gets."""
     model.zero_grad()  # the module's model: earlier tests may leave gradients
     ids, mask, wanted = padded(PROMPTS, RESPONSES)
@@ -168,7 +177,12 @@ def test_packed_gradients_equal_padded_ones(model: LlamaForCausalLM) -> None:
     (token_logprobs(model, ids, mask, positions=wanted)[wanted.bool()] * weights).sum().backward()
     want = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
     model.zero_grad()
-    (packed_logprobs(model, PROMPTS, RESPONSES) * weights).sum().backward()
+    _register_block_attention()
+    model.config._attn_implementation = attention
+    try:
+        (packed_logprobs(model, PROMPTS, RESPONSES) * weights).sum().backward()
+    finally:
+        model.config._attn_implementation = "sdpa"
     got = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
     model.zero_grad()
     assert got.keys() == want.keys() and got
@@ -187,6 +201,50 @@ def test_a_pack_shares_each_prompt_and_masks_other_responses() -> None:
     allowed = packed.mask(torch.device("cpu"))
     assert allowed[4].tolist() == [True, True, False, False, True, False, False]  # 7: not 4, 5
     assert allowed[6].tolist() == [False] * 5 + [True, True]  # 6: its own prompt only
+
+
+def test_a_packs_blocks_are_its_prompt_groups_and_the_filler() -> None:
+    packed = pack([[1, 2], [3], [1, 2]], [[4, 5], [6], [7]], multiple=4)
+    # [1, 2, 4, 5, 7 | 3, 6 | filler 0]: nothing in one block sees another's positions
+    assert packed.blocks() == [(0, 5), (5, 7), (7, 8)]
+    allowed = packed.mask(torch.device("cpu"))
+    inside = torch.zeros_like(allowed)
+    for start, end in packed.blocks():
+        inside[start:end, start:end] = True
+    assert not (allowed & ~inside).any()
+
+
+def test_block_attention_attends_block_by_block(
+    model: LlamaForCausalLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model switched by `use_block_attention` runs sdpa once per block of a pack (one
+    query length per block), and plain sdpa on a forward pass without blocks."""
+    from transformers.integrations import sdpa_attention
+
+    lengths: list[int] = []
+    plain = sdpa_attention.sdpa_attention_forward
+
+    def spy(module: nn.Module, query: torch.Tensor, *args: object, **kwargs: object) -> object:
+        lengths.append(query.shape[2])
+        return plain(module, query, *args, **kwargs)
+
+    monkeypatch.setattr(sdpa_attention, "sdpa_attention_forward", spy)
+    ids, mask, _ = padded(PROMPTS, RESPONSES)
+    with torch.no_grad():
+        want = token_logprobs(model, ids, mask)
+        assert use_block_attention(model) and model.config._attn_implementation == BLOCK_ATTENTION
+        try:
+            assert not use_block_attention(model)  # once only: it is no longer plain sdpa
+            lengths.clear()
+            got = token_logprobs(model, ids, mask)  # no blocks: plain sdpa, one call per layer
+            assert lengths == [ids.shape[1]] * model.config.num_hidden_layers
+            lengths.clear()
+            packed_logprobs(model, PROMPTS, RESPONSES)
+        finally:
+            model.config._attn_implementation = "sdpa"
+    torch.testing.assert_close(got, want)
+    blocks = [end - start for start, end in pack(PROMPTS, RESPONSES, 64).blocks()]
+    assert len(blocks) > 1 and lengths == blocks * model.config.num_hidden_layers
 
 
 def test_a_pack_rounds_its_length_up_with_a_filler_nothing_sees() -> None:

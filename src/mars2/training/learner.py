@@ -28,7 +28,7 @@ from mars2.agents.models import base_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.machine import amx_tiles
 from mars2.rl import policy_loss, token_logprobs
-from mars2.rl.logprobs import packable, packed_logprobs
+from mars2.rl.logprobs import packable, packed_logprobs, use_block_attention
 from mars2.types import Sample
 
 
@@ -241,6 +241,10 @@ class Learner:
         self.model = make_trainable(model, agent, adapter, seed)
         # Shared prompts computed once, no padding (rl.packed_logprobs) where the model allows
         self.packing = train.micro_batch_tokens > 0 and packable(self.model) is None
+        if self.packing:  # and each pack's attention block by block (rl.use_block_attention)
+            for packed_model in (self.model, self.ref):
+                if packed_model is not None:
+                    use_block_attention(packed_model)
         self.precision = resolve_precision(train.precision, self.device)
         if train.activation_checkpointing:
             checkpoint_layers(self.model)

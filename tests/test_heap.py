@@ -40,26 +40,43 @@ def test_release_returns_freed_heap_blocks() -> None:
 
 
 # In a fresh interpreter: a heap that already holds free blocks serves requests from them, mapped
-# or not, so the threshold shows on a heap without any (as after a process starts).
+# or not, so the threshold shows on a heap without any (as after a process starts). glibc's
+# mallinfo2 counts the blocks mapped on their own (`hblks`).
 LARGE_BLOCKS = """
+import ctypes, ctypes.util
 import torch
 from mars2 import heap
 from tests.test_heap import resident_mb
-assert heap.large_blocks_to_os()
-before = resident_mb()
-big = [torch.ones(2**20) for _ in range(100)]  # 4 MiB each: mapped on their own
-during = resident_mb()
-del big
-print(during - before, resident_mb() - before)
+
+class Info(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split())]
+
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+libc.mallinfo2.restype = Info
+mapped = lambda: libc.mallinfo2().hblks
+with heap.large_blocks_to_os() as done:
+    assert done
+    before, blocks = resident_mb(), mapped()
+    big = [torch.ones(2**20) for _ in range(100)]  # 4 MiB each: mapped on their own
+    during, inside = resident_mb(), mapped() - blocks
+    del big
+    left = resident_mb() - before
+blocks = mapped()
+small = [torch.ones(2**20) for _ in range(20)]  # after it: from the heap
+outside = mapped() - blocks
+big = [torch.ones(2**24) for _ in range(2)]  # 64 MiB each: still mapped
+print(during - before, left, inside, outside, mapped() - blocks)
 """
 
 
 @GLIBC
-def test_large_blocks_go_back_to_the_os_when_freed() -> None:
+def test_large_blocks_go_back_to_the_os_when_freed_during_an_update_only() -> None:
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run(
         [sys.executable, "-c", LARGE_BLOCKS], capture_output=True, text=True, cwd=root, check=True
     )
-    grown, left = map(float, out.stdout.split())
+    grown, left, inside, outside, huge = map(float, out.stdout.split())
     assert grown > 300  # 400 MiB were resident
     assert left < 50  # and unmapped when freed, without a trim
+    assert inside >= 100 and outside == 0 and huge == 2

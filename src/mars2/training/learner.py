@@ -227,7 +227,6 @@ class Learner:
         seed: int = 0,
         adapter: str = "default",
     ) -> None:
-        heap.large_blocks_to_os()  # activations unmapped when freed: a lower peak (mars2.heap)
         self.agent = agent
         self.adapter = adapter
         self.train_config = train
@@ -338,6 +337,13 @@ class Learner:
         """One training step on this agent's samples: `updates_per_step` optimizer steps."""
         if not samples:
             return {}
+        # activations unmapped when freed: a lower peak (mars2.heap), during the update only
+        with heap.large_blocks_to_os():
+            totals = self._update(samples)
+        heap.release()  # the micro-batches' activations: back to the OS before the rollout
+        return totals
+
+    def _update(self, samples: Sequence[Sample]) -> dict[str, float]:
         self._activate()
         samples = list(samples)
         self.rng.shuffle(samples)
@@ -359,7 +365,6 @@ class Learner:
         totals["bf16"] = float(self.precision == "bf16")  # the run records its precision
         totals["samples"] = float(len(samples))
         totals["tokens"] = float(sum(len(s.response_ids) for s in samples))
-        heap.release()  # the micro-batches' activations: back to the OS before the rollout
         return totals
 
     def _optimizer_step(

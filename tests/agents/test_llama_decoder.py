@@ -221,9 +221,15 @@ def test_a_prepacked_projection_computes_the_plain_product() -> None:
     torch.testing.assert_close(packed(x), plain(x), atol=0, rtol=0)  # one bf16 rounding each
 
 
-def test_float32_and_non_cpu_weights_are_not_prepacked() -> None:
+def test_float32_weights_and_builds_without_onednn_bf16_are_not_prepacked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert not llama.can_prepack(torch.zeros(2, 2))
     assert not llama.Projection(torch.zeros(2, 2)).packed
+    monkeypatch.setattr(llama, "_onednn_bf16", lambda: False)  # its probe failed here
+    weight = torch.eye(2, dtype=torch.bfloat16)
+    plain = llama.Projection(weight)
+    assert not plain.packed and torch.equal(plain(weight), weight)
 
 
 @needs_prepack

@@ -90,14 +90,20 @@ def can_prepack(weight: torch.Tensor) -> bool:
 
 @functools.cache
 def _onednn_bf16() -> bool:
+    """Whether oneDNN's bfloat16 linear runs here: checked once on a tiny product (a build or
+    CPU without these operators says no instead of failing mid-rollout)."""
     try:
-        return bool(
+        if not (
             torch.backends.mkldnn.is_available()  # type: ignore[no-untyped-call]
             and torch.ops.mkldnn._is_mkldnn_bf16_supported()
-            and hasattr(torch.ops.mkldnn, "_reorder_linear_weight")
-            and hasattr(torch.ops.mkldnn, "_linear_pointwise")
-        )
-    except (AttributeError, RuntimeError):  # a build without these operators
+        ):
+            return False
+        weight = torch.eye(4, dtype=torch.bfloat16)
+        packed = torch.ops.mkldnn._reorder_linear_weight(weight, PACK_ROWS)
+        x = torch.arange(8, dtype=torch.bfloat16).view(2, 4)
+        out = torch.ops.mkldnn._linear_pointwise(x, packed, None, "none", [], "")
+        return bool(torch.equal(out, x))
+    except (AttributeError, RuntimeError, NotImplementedError):  # a build without them
         return False
 
 

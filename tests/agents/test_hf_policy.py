@@ -211,6 +211,32 @@ def test_generation_leaves_training_mode_alone(tiny: tuple[Any, Any]) -> None:
     policy.close()
 
 
+def test_only_an_engine_on_the_model_itself_switches_its_mode(
+    tiny: tuple[Any, Any], decoder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `llama` decoder runs a frozen snapshot, so a model in training mode is left alone
+    (walking a peft model's modules twice a decode step cost ~18% of an evaluation); the
+    `transformers` decoder on the model's own weights still switches dropout off per turn."""
+    model, tokenizer = tiny
+    policy = HFPolicy(AGENT, model, tokenizer)
+    switches: list[bool] = []
+    original = model.train
+    monkeypatch.setattr(model, "train", lambda mode=True: switches.append(mode) or original(mode))
+    model.train()
+    switches.clear()
+    try:
+        run_many(policy, 2)
+        assert model.training
+        seen = list(switches)
+    finally:
+        model.eval()
+    policy.close()
+    if decoder == "llama":
+        assert seen == []
+    else:  # eval() is train(False): off and on again around every turn
+        assert seen[:2] == [False, True] and len(seen) >= 4
+
+
 def test_a_failing_step_fails_its_callers_and_the_engine_recovers(
     tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

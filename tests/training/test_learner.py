@@ -160,9 +160,10 @@ def test_positive_advantage_raises_log_prob() -> None:
 
 
 def test_lora_trains_only_adapters_and_checkpoints_them() -> None:
-    model = tiny_model()
+    model = tiny_model().train()
     agent = AgentConfig(model="tiny", lora_rank=4)
     learner = Learner(model, _Tok(), agent, TrainConfig(lr=1e-2), LossConfig(), total_updates=4)
+    assert not learner.model.training  # in eval mode from the start: no dropout, no switching
     trainable = [n for n, p in learner.model.named_parameters() if p.requires_grad]
     assert trainable and all("lora_" in n for n in trainable)
     learner.update(samples())

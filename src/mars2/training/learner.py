@@ -238,6 +238,7 @@ class Learner:
         if loss.kl_coef > 0 and agent.lora_rank == 0:
             self.ref = copy.deepcopy(model).eval().requires_grad_(False)
         self.model = make_trainable(model, agent, adapter, seed)
+        self.model.eval()  # the learner never needs dropout (`_update`), nor its engine
         # Shared prompts computed once, no padding (rl.packed_logprobs) where the model allows
         self.packing = train.micro_batch_tokens > 0 and packable(self.model) is None
         if self.packing:  # and each pack's attention block by block (rl.use_block_attention)

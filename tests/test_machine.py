@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,29 @@ def test_facts_are_one_json_line_with_the_versions() -> None:
     assert facts["mars2"] and facts["python"] and facts["cores"] >= 1
     assert facts["gpus"] == [] or torch.cuda.is_available()
     assert machine.installed_version("no-such-distribution-xyz") is None
+
+
+def test_stolen_share_is_the_steal_column_over_all_time_spent(tmp_path: Path) -> None:
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal guest guest_nice
+    stat.write_text("cpu  100 0 20 300 0 0 0 40 0 0\ncpu0 50 0 10 150 0 0 0 20 0 0\n")
+    before = machine.cpu_times(stat)
+    assert before == [100, 0, 20, 300, 0, 0, 0, 40]
+    stat.write_text("cpu  160 0 30 330 0 0 10 70 0 0\n")
+    after = machine.cpu_times(stat)
+    # spent: 60 user + 10 system + 30 idle + 10 softirq + 30 steal = 140
+    assert machine.stolen_share(before, after) == pytest.approx(30 / 140)
+    assert machine.stolen_share(after, after) is None  # no time passed
+    assert machine.stolen_share(None, after) is None
+    assert machine.cpu_times(tmp_path / "missing") is None
+    stat.write_text("intr 1 2 3\n")
+    assert machine.cpu_times(stat) is None
+
+
+def test_this_machine_reports_a_share_between_zero_and_one() -> None:
+    before = machine.cpu_times()
+    if before is None:
+        pytest.skip("no /proc/stat here")
+    time.sleep(0.1)  # ~10 ticks of 10 ms per core pass, idle or not
+    share = machine.stolen_share(before, machine.cpu_times())
+    assert share is not None and 0.0 <= share <= 1.0

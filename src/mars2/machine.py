@@ -6,6 +6,11 @@ A run's numbers depend on more than its config: `train.precision: auto` trains i
 CPU with AMX tiles and in float32 on one without, and kernels change between torch versions. A
 run resumed on another machine is two machines' work; each start appends one line, so every
 step's machine can be looked up (the line's `step` is the first step it ran).
+
+A virtual machine's speed also depends on its neighbours: the hypervisor "steals" time from
+its cores when the host is busy (measured here: 16-26% of a 2-core machine's time for minutes,
+which made one evaluation ~2x slower). `cpu_times` and `stolen_share` put that share beside
+every step's and benchmark's wall time, so a slow figure can be told from a slow machine.
 """
 
 from __future__ import annotations
@@ -48,6 +53,29 @@ def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     except OSError:
         pass
     return platform.processor()
+
+
+def cpu_times(stat: Path = Path("/proc/stat")) -> list[int] | None:
+    """The machine's cumulative CPU time counters (the `cpu` line of /proc/stat: user, nice,
+    system, idle, iowait, irq, softirq, steal, ...), None where there is no such file."""
+    try:
+        with stat.open() as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu" or len(fields) < 9:
+        return None
+    return [int(v) for v in fields[1:9]]
+
+
+def stolen_share(before: list[int] | None, after: list[int] | None) -> float | None:
+    """The share of all cores' time the hypervisor took between two `cpu_times` readings
+    (0.0 on bare metal; None when either reading is missing or no time passed)."""
+    if before is None or after is None:
+        return None
+    spent = [a - b for a, b in zip(after, before, strict=True)]
+    total = sum(spent)
+    return spent[7] / total if total > 0 else None
 
 
 def installed_version(dist: str) -> str | None:

@@ -18,6 +18,7 @@ import pytest
 import torch
 
 import mars2
+from mars2 import machine
 from mars2.config import Config, load_config
 from mars2.registry import REWARDS
 from mars2.training.learner import Learner
@@ -83,6 +84,8 @@ def test_mcts_step_changes_every_agents_weights(tmp_path: Path) -> None:
         assert changed(weights, learner.model), f"{name}: no weight changed after a step"
     # The hf engine generates with the learner's own model object: it sees the new weights.
     assert trainer.policies[0].model is learners[0].model  # type: ignore[attr-defined]
+    if machine.cpu_times() is not None:  # Linux: the hypervisor's share beside the wall time
+        assert 0.0 <= last["machine/steal"] <= 1.0
 
 
 def test_grpo_mode_trains_on_groups_of_independent_samples(tmp_path: Path) -> None:

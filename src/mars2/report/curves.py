@@ -23,6 +23,7 @@ TITLES = {
     "loss": "Policy loss per agent",
     "time": "Time per step, split (s)",
     "time/busy": "Busy seconds summed over concurrent trees",
+    "machine": "Share of CPU time the hypervisor stole (step, evaluation)",
     "kl": "KL to the reference per agent",
     "clip_frac": "Clipped fraction per agent",
     "tis_mean": "Mean TIS weight per agent",

@@ -153,7 +153,7 @@ class Trainer:
     ) -> dict[str, Any]:
         step = self.step
         metrics: dict[str, Any] = {"step": step + 1}
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), machine.cpu_times()
         before = dataclasses.replace(orchestrator.stats)
 
         # 1. sample problems and grow one tree (or group of independent samples) per problem;
@@ -207,6 +207,7 @@ class Trainer:
                 metrics[f"train/samples/{name}"] = sum(s.agent_id == agent_id for s in samples)
         self._note_starved(samples, rounds, metrics)
         metrics["time/step"] = time.perf_counter() - started
+        _note_steal(metrics, "machine/steal", cpu_before)
         return metrics
 
     def _rollout(
@@ -338,6 +339,17 @@ class Trainer:
                 out["eval/distinct_programs"] = distinct_programs(evaluation.records)
         return out
 
+    def _timed_evaluate(
+        self, sandbox: Executor, loop: asyncio.AbstractEventLoop, each_agent: bool
+    ) -> dict[str, float]:
+        """`evaluate` with its wall seconds (`time/eval`) and the share of them the machine's
+        hypervisor took (`machine/steal_eval`)."""
+        started, cpu_before = time.perf_counter(), machine.cpu_times()
+        out = self.evaluate(sandbox, loop, each_agent=each_agent)
+        out["time/eval"] = time.perf_counter() - started
+        _note_steal(out, "machine/steal_eval", cpu_before)
+        return out
+
     # ------------------------------------------------------------------ checkpoints
 
     def state_dict(self) -> dict[str, Any]:
@@ -400,7 +412,7 @@ class Trainer:
                 train_rollout = self._orchestrator(sandbox)
                 each_agent = config.eval.each_agent and len(self.names) > 1
                 if self.step == 0 and config.eval.before:
-                    base = {"step": 0, **self.evaluate(sandbox, loop, each_agent=each_agent)}
+                    base = {"step": 0, **self._timed_evaluate(sandbox, loop, each_agent)}
                     logger.log(base)
                     last.update(base)
                     if on_step:
@@ -411,11 +423,7 @@ class Trainer:
                     every = config.eval.every
                     final = self.step == config.train.steps
                     if final or (every and self.step % every == 0):
-                        t0 = time.perf_counter()
-                        metrics.update(
-                            self.evaluate(sandbox, loop, each_agent=each_agent and final)
-                        )
-                        metrics["time/eval"] = time.perf_counter() - t0
+                        metrics.update(self._timed_evaluate(sandbox, loop, each_agent and final))
                     logger.log(metrics)
                     last.update(metrics)
                     every = config.train.checkpoint_every
@@ -448,6 +456,14 @@ class Trainer:
             self._search_config(),
             reward=self.config.credit.reward,
         )
+
+
+def _note_steal(metrics: dict[str, Any], key: str, cpu_before: list[int] | None) -> None:
+    """`metrics[key]`: the share of the machine's CPU time stolen by its hypervisor since
+    `cpu_before` (`machine.stolen_share`), where the machine tells."""
+    steal = machine.stolen_share(cpu_before, machine.cpu_times())
+    if steal is not None:
+        metrics[key] = steal
 
 
 def _agents_phrase(names: Sequence[str]) -> str:

@@ -376,3 +376,57 @@ def test_auto_precision_is_bf16_only_where_bf16_products_are_fast(
     monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: True)
     assert resolve_precision("auto", cpu) == "bf16"
     assert resolve_precision("fp32", cpu) == "fp32" and resolve_precision("bf16", cpu) == "bf16"
+
+
+def test_a_bf16_lora_learner_stores_its_frozen_base_in_bf16_with_identical_updates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Autocast multiplies a frozen float32 weight in bfloat16 after casting it afresh at every
+    pass; stored in bfloat16 the same values enter the same products: loss, gradients and the
+    update are bit-identical, the adapters stay float32 and the base's linear weights halve."""
+    import mars2.training.learner as learner_module
+
+    base = tiny_model(5)
+    agent = AgentConfig(model="tiny", lora_rank=4)
+    train = TrainConfig(lr=1e-2, grad_clip=0.0, precision="bf16")
+    stored = Learner(copy.deepcopy(base), _Tok(), agent, train, LossConfig(), total_updates=4)
+    with monkeypatch.context() as m:
+        m.setattr(learner_module, "frozen_in_bf16", lambda model: 0)
+        cast = Learner(copy.deepcopy(base), _Tok(), agent, train, LossConfig(), total_updates=4)
+    assert stored.frozen_bf16 and cast.frozen_bf16
+    dtypes = {n: p.dtype for n, p in stored.model.named_parameters()}
+    assert {d for n, d in dtypes.items() if "base_layer" in n} == {torch.bfloat16}
+    assert {d for n, d in dtypes.items() if "lora_" in n or "norm" in n} == {torch.float32}
+    assert all(p.dtype == torch.float32 for p in cast.model.parameters())
+    results = [learner.update(grouped_samples()) for learner in (stored, cast)]
+    assert results[0]["loss"] == results[1]["loss"]
+    for (n, p), (_, q) in zip(
+        stored.model.named_parameters(), cast.model.named_parameters(), strict=True
+    ):
+        assert (p.grad is None) == (q.grad is None), n
+        if p.grad is not None:
+            assert torch.equal(p.grad, q.grad), n
+            assert torch.equal(p.detach(), q.detach()), n
+
+
+def test_a_bf16_base_merges_its_adapter_in_float32() -> None:
+    """The engine's snapshot and `merged_state_dict` add the adapter to the bfloat16 base in
+    float32: a small trained delta is not rounded away before the snapshot's own cast."""
+    from mars2.agents.llama import LlamaWeights
+
+    agent = AgentConfig(model="tiny", lora_rank=4)
+    train = TrainConfig(lr=1e-2, grad_clip=0.0, precision="bf16")
+    learner = Learner(tiny_model(5), _Tok(), agent, train, LossConfig(), total_updates=4)
+    learner.update(grouped_samples())
+    q = learner.model.base_model.model.model.layers[0].self_attn.q_proj
+    delta = q.get_delta_weight("default")
+    assert delta.abs().max() > 0  # the adapter moved
+    expected = q.base_layer.weight.float() + delta
+    rounded = (q.base_layer.weight + delta.to(torch.bfloat16)).float()  # a bf16 merge
+    assert not torch.allclose(rounded, expected, rtol=0, atol=1e-7)
+    merged = learner.merged_state_dict()["model.layers.0.self_attn.q_proj.weight"]
+    assert merged.dtype == torch.float32
+    torch.testing.assert_close(merged, expected, rtol=0, atol=1e-7)
+    snapshot = LlamaWeights(learner.model, pack=False)  # in the model's dtype, float32
+    rows = expected.shape[0]
+    torch.testing.assert_close(snapshot.layers[0][1].weight[:rows], expected, rtol=0, atol=1e-7)

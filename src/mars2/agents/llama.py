@@ -197,11 +197,19 @@ def _weight_of(model: Any) -> Callable[[Any], torch.Tensor]:
     def weight(module: Any) -> torch.Tensor:
         if not (hasattr(module, "get_delta_weight") and hasattr(module, "base_layer")):
             return module.weight  # type: ignore[no-any-return]
-        merged: torch.Tensor = module.base_layer.weight.detach().clone()
+        base: torch.Tensor = module.base_layer.weight.detach()
         adapters = [view] if isinstance(view, str) else list(module.active_adapters)
-        for adapter in adapters:
-            if adapter in module.lora_A and adapter not in module.merged_adapters:
-                merged += module.get_delta_weight(adapter).to(merged.dtype)
+        deltas = [
+            module.get_delta_weight(adapter)
+            for adapter in adapters
+            if adapter in module.lora_A and adapter not in module.merged_adapters
+        ]
+        # in the wider of the two dtypes: a bfloat16 base (a bf16 learner's) would round a
+        # small update away before the snapshot's own cast
+        dtype = functools.reduce(torch.promote_types, [d.dtype for d in deltas], base.dtype)
+        merged = base.to(dtype, copy=True)
+        for delta in deltas:
+            merged += delta
         return merged
 
     return weight

@@ -97,6 +97,39 @@ def checkpoint_layers(model: Any) -> None:
         layer._mars2_checkpointed = True
 
 
+def frozen_in_bf16(model: Any) -> int:
+    """Store the frozen base weight of each LoRA layer of `model` in bfloat16 (a bf16 LoRA
+    learner); returns how many were converted. Under the learner's autocast every product
+    multiplies these weights in bfloat16 anyway, but autocast caches the casts of trainable
+    leaves only: a frozen float32 weight was cast afresh at every forward pass of every
+    micro-batch (and kept for backward). Stored in bfloat16, the same values enter the same
+    products (gradients and updates are bit-identical, tests/training/test_learner.py), the
+    model's resident linear weights halve and the per-pass casts go. Embeddings (tied to the LM
+    head) and norms keep their float32: they are not LoRA layers, and the embedding sets the
+    residual stream's dtype."""
+    converted = 0
+    for module in model.modules():
+        base = getattr(module, "base_layer", None)
+        if (
+            hasattr(module, "lora_A")
+            and isinstance(base, torch.nn.Linear)
+            and base.weight.dtype == torch.float32
+            and not base.weight.requires_grad
+        ):
+            base.to(torch.bfloat16)
+            converted += 1
+    return converted
+
+
+def _engine_copies(model: Any, agent: AgentConfig) -> bool:
+    """Whether an in-process engine of `agent` on `model` generates with a snapshot of its
+    weights (the llama decoder) rather than running the model object itself (which, without
+    the learner's autocast, needs one dtype throughout)."""
+    from mars2.agents.hf import resolve_decoder
+
+    return resolve_decoder(agent.decoder, agent.rollout_dtype, model) == "llama"
+
+
 def resolve_precision(setting: str, device: torch.device) -> str:
     """`TrainConfig.precision` with `auto` resolved for `device`: `bf16` where bfloat16 matrix
     products are fast (a CUDA GPU that supports them, a CPU with AMX tiles), else `fp32`."""
@@ -246,6 +279,13 @@ class Learner:
                 if packed_model is not None:
                     use_block_attention(packed_model)
         self.precision = resolve_precision(train.precision, self.device)
+        # bf16 + LoRA: the frozen base weights stored in bfloat16, where no engine runs this
+        # model object itself in float32 (the llama decoder generates with a snapshot)
+        self.frozen_bf16 = (
+            self.precision == "bf16" and agent.lora_rank > 0 and _engine_copies(model, agent)
+        )
+        if self.frozen_bf16:
+            frozen_in_bf16(self.model)
         if train.activation_checkpointing:
             checkpoint_layers(self.model)
         self._activate()
@@ -417,7 +457,10 @@ class Learner:
         """Full weights for an external engine (LoRA adapters merged into a copy of the base)."""
         if self.agent.lora_rank == 0:
             return {k: v.detach() for k, v in self.model.state_dict().items()}
-        merged = copy.deepcopy(self.model).merge_and_unload(adapter_names=[self.adapter])
+        model = copy.deepcopy(self.model)
+        if self.frozen_bf16:  # merge in float32: a bfloat16 base would round the adapter away
+            model.float()
+        merged = model.merge_and_unload(adapter_names=[self.adapter])
         return {k: v.detach() for k, v in merged.state_dict().items()}
 
     def weights(self) -> dict[str, torch.Tensor]:

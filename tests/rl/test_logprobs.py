@@ -10,6 +10,7 @@ from transformers import LlamaConfig, LlamaForCausalLM
 from mars2.rl import token_logprobs
 from mars2.rl.logprobs import (
     BLOCK_ATTENTION,
+    BLOCK_MULTIPLE,
     _register_block_attention,
     pack,
     packable,
@@ -244,7 +245,25 @@ def test_block_attention_attends_block_by_block(
             model.config._attn_implementation = "sdpa"
     torch.testing.assert_close(got, want)
     blocks = [end - start for start, end in pack(PROMPTS, RESPONSES, 64).blocks()]
-    assert len(blocks) > 1 and lengths == blocks * model.config.num_hidden_layers
+    padded_blocks = [-(-n // BLOCK_MULTIPLE) * BLOCK_MULTIPLE for n in blocks]  # few shapes
+    assert any(n % BLOCK_MULTIPLE for n in blocks)  # the test meets a padded block
+    assert len(blocks) > 1 and lengths == padded_blocks * model.config.num_hidden_layers
+
+
+@pytest.mark.parametrize("dtype", [torch.bool, torch.float32])
+def test_a_padded_blocks_mask_hides_the_padding(dtype: torch.dtype) -> None:
+    from mars2.rl.logprobs import _pad_mask
+
+    visible = torch.tensor([[True, False], [True, True]])
+    mask = visible if dtype == torch.bool else torch.where(visible, 0.0, -1e9)
+    grown = _pad_mask(mask[None, None], 2)[0, 0]
+    seen = grown if dtype == torch.bool else grown == 0
+    assert seen.tolist() == [
+        [True, False, False, False],
+        [True, True, False, False],
+        [False, False, True, False],  # a padding query sees itself only: no row all masked
+        [False, False, False, True],
+    ]
 
 
 def test_a_pack_rounds_its_length_up_with_a_filler_nothing_sees() -> None:

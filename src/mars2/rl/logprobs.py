@@ -36,6 +36,10 @@ PACK_MULTIPLE = 64
 # The attention implementation `use_block_attention` registers with transformers: sdpa, run on
 # each block of a pack separately when the forward pass is given the blocks (`pack_blocks`).
 BLOCK_ATTENTION = "mars2_blocks"
+# Each block's attention runs at its length rounded up to this, for the same reason as
+# PACK_MULTIPLE: bfloat16 sdpa compiles kernels per length (measured: forward + backward over
+# 150 lengths of 100-400 positions grew a process by 940 MB; rounded to 32, by 70 MB).
+BLOCK_MULTIPLE = 32
 
 # Configs whose logits are not just `lm_head(hidden)`: these take the full-logits path.
 _LOGIT_TRANSFORMS = (
@@ -189,7 +193,9 @@ def _block_sdpa(
     pack_blocks: Sequence[tuple[int, int]] | None = None,
     **kwargs: Any,
 ) -> tuple[Tensor, None]:
-    """transformers' sdpa attention, once per block [start, end) of `pack_blocks` when given."""
+    """transformers' sdpa attention, once per block [start, end) of `pack_blocks` when given,
+    each block padded at its end to a multiple of BLOCK_MULTIPLE positions that no real query
+    sees (causally after them, and masked out) and whose outputs are dropped."""
     from transformers.integrations.sdpa_attention import sdpa_attention_forward
 
     if not pack_blocks:
@@ -198,8 +204,26 @@ def _block_sdpa(
     for a, b in pack_blocks:
         mask = None if attention_mask is None else attention_mask[..., a:b, a:b]
         q, k, v = query[:, :, a:b], key[:, :, a:b], value[:, :, a:b]
-        outs.append(sdpa_attention_forward(module, q, k, v, mask, **kwargs)[0])  # [B, n, h, D]
+        pad = -(b - a) % BLOCK_MULTIPLE
+        if pad:
+            q, k, v = (nn.functional.pad(t, (0, 0, 0, pad)) for t in (q, k, v))
+            mask = None if mask is None else _pad_mask(mask, pad)
+        out = sdpa_attention_forward(module, q, k, v, mask, **kwargs)[0]  # [B, n + pad, h, D]
+        outs.append(out[:, : b - a])
     return torch.cat(outs, dim=1), None
+
+
+def _pad_mask(mask: Tensor, pad: int) -> Tensor:
+    """[..., n, n] attention mask (bool: True = visible; else additive) grown by `pad`
+    positions that see only themselves (no query row fully masked) and that nothing else sees."""
+    n = mask.shape[-1]
+    boolean = mask.dtype == torch.bool
+    hidden = False if boolean else torch.finfo(mask.dtype).min
+    out = mask.new_full((*mask.shape[:-2], n + pad, n + pad), hidden)
+    out[..., :n, :n] = mask
+    extra = torch.arange(n, n + pad, device=mask.device)
+    out[..., extra, extra] = True if boolean else 0.0
+    return out
 
 
 def pack(

@@ -64,6 +64,7 @@ from mars2 import jsonl  # noqa: E402
 from mars2.errors import UserError  # noqa: E402
 from mars2.evaluation import record  # noqa: E402 (no torch)
 from mars2.rundir import RunDir  # noqa: E402
+from mars2.training.logger import run_figures  # noqa: E402 (no torch)
 
 CONFIG = "configs/gpu-check.yaml"  # every arm's settings, pinned (equal budgets: its header)
 AGENT = "coder"  # its one agent
@@ -155,14 +156,14 @@ def read_rows(run: Path) -> list[dict[str, Any]]:
 def metric_differences(
     local: list[dict[str, Any]], ray: list[dict[str, Any]], rtol: float, atol: float
 ) -> list[str]:
-    """Every non-time metric of every step that differs between the two runs (empty: agree)."""
+    """Every metric of every step, but those that measure the machine (`run_figures`), that
+    differs between the two runs (empty: agree)."""
     bad = []
     if [r["step"] for r in local] != [r["step"] for r in ray]:
         bad.append(f"steps: local {[r['step'] for r in local]} ray {[r['step'] for r in ray]}")
     for a, b in zip(local, ray, strict=False):  # unequal steps are reported above
+        a, b = run_figures(a), run_figures(b)
         for key in sorted(set(a) | set(b)):
-            if key.startswith("time/"):
-                continue
             if key not in a or key not in b:
                 bad.append(f"step {a['step']} {key}: only in {'local' if key in a else 'ray'}")
                 continue

@@ -12,6 +12,7 @@ import pytest
 import mars2
 from mars2.api import TrainStart, run_directory
 from mars2.errors import UserError
+from mars2.training.logger import run_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -39,9 +40,7 @@ def stop_after_step_1(row: dict[str, Any]) -> None:
 
 def rows(run: Path) -> list[dict[str, Any]]:
     lines = (run / "metrics.jsonl").read_text().splitlines()
-    return [
-        {k: v for k, v in json.loads(line).items() if not k.startswith("time/")} for line in lines
-    ]
+    return [run_figures(json.loads(line)) for line in lines]
 
 
 @pytest.mark.slow

@@ -27,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from mars2.training.logger import run_figures
+
 pytest.importorskip("ray", reason="Ray is not installed (pip install 'mars2[ray]')")
 psutil = pytest.importorskip("psutil")  # a dependency of Ray
 
@@ -85,7 +87,7 @@ def train(
 
 def metrics(out: Path) -> list[dict[str, Any]]:
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    return [{k: v for k, v in row.items() if not k.startswith("time/")} for row in rows]
+    return [run_figures(row) for row in rows]
 
 
 def assert_same(want: list[dict[str, Any]], have: list[dict[str, Any]]) -> None:

@@ -25,6 +25,7 @@ from mars2.cluster.proxies import LearnerHandle  # noqa: E402
 from mars2.config import Config, load_config  # noqa: E402
 from mars2.errors import InfraError, UserError  # noqa: E402
 from mars2.training import checkpoint  # noqa: E402
+from mars2.training.logger import run_figures  # noqa: E402
 from mars2.training.loop import Trainer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,7 @@ def config(*extra: str) -> Config:
 
 def metrics(run_dir: Path) -> list[dict[str, Any]]:
     rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
-    return [{k: v for k, v in row.items() if not k.startswith("time/")} for row in rows]
+    return [run_figures(row) for row in rows]
 
 
 def assert_same(want: list[dict[str, Any]], have: list[dict[str, Any]]) -> None:

@@ -23,6 +23,8 @@ import pytest
 from code_reward import ENV, REWARD
 from filelock import FileLock
 
+from mars2.training.logger import run_figures
+
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = str(ROOT / "configs" / "smoke.yaml")
 # Everything the steps depend on is set here (the defaults may change). The reward is a fixed
@@ -116,7 +118,7 @@ def train(out: Path, *extra: str, resume: bool = False) -> subprocess.CompletedP
 
 def metrics(out: Path) -> list[dict[str, Any]]:
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    return [{k: v for k, v in row.items() if not k.startswith("time/")} for row in rows]
+    return [run_figures(row) for row in rows]
 
 
 def pointer(out: Path) -> str:

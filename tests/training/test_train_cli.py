@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from mars2.training.logger import run_figures
+
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = str(ROOT / "configs" / "smoke.yaml")
 ARGS = ["train.steps=3", "train.checkpoint_every=1", "output.tensorboard=false"]
@@ -27,7 +29,7 @@ def train(out: Path, *extra: str, resume: bool = False) -> subprocess.CompletedP
 
 def metrics(out: Path) -> list[dict[str, float]]:
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    return [{k: v for k, v in row.items() if not k.startswith("time/")} for row in rows]
+    return [run_figures(row) for row in rows]
 
 
 @pytest.mark.slow

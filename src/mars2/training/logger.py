@@ -12,6 +12,16 @@ from mars2.rundir import RunDir
 
 log = logging.getLogger(__name__)
 
+# Metric families that measure the machine, not the run (wall seconds, stolen CPU time): two
+# runs of one config on one machine differ in these only.
+MACHINE_FAMILIES = ("time/", "machine/")
+
+
+def run_figures(row: dict[str, Any]) -> dict[str, Any]:
+    """A metrics.jsonl object without its MACHINE_FAMILIES keys: what a rerun, a resumed run
+    or the same run on Ray must reproduce."""
+    return {k: v for k, v in row.items() if not k.startswith(MACHINE_FAMILIES)}
+
 
 class MetricsLogger:
     """Appends one JSON object per step and mirrors every number to TensorBoard (and W&B)."""

@@ -207,8 +207,7 @@ class Trainer:
                 metrics[f"train/samples/{name}"] = sum(s.agent_id == agent_id for s in samples)
         self._note_starved(samples, rounds, metrics)
         metrics["time/step"] = time.perf_counter() - started
-        _note_steal(metrics, "machine/steal", cpu_before)
-        return metrics
+        return metrics | _stolen("machine/steal", cpu_before)
 
     def _rollout(
         self, orchestrator: Orchestrator, loop: asyncio.AbstractEventLoop
@@ -347,8 +346,7 @@ class Trainer:
         started, cpu_before = time.perf_counter(), machine.cpu_times()
         out = self.evaluate(sandbox, loop, each_agent=each_agent)
         out["time/eval"] = time.perf_counter() - started
-        _note_steal(out, "machine/steal_eval", cpu_before)
-        return out
+        return out | _stolen("machine/steal_eval", cpu_before)
 
     # ------------------------------------------------------------------ checkpoints
 
@@ -458,12 +456,11 @@ class Trainer:
         )
 
 
-def _note_steal(metrics: dict[str, Any], key: str, cpu_before: list[int] | None) -> None:
-    """`metrics[key]`: the share of the machine's CPU time stolen by its hypervisor since
-    `cpu_before` (`machine.stolen_share`), where the machine tells."""
+def _stolen(key: str, cpu_before: list[int] | None) -> dict[str, float]:
+    """{key: the share of the machine's CPU time its hypervisor stole since `cpu_before`}
+    (`machine.stolen_share`), or {} where the machine does not tell."""
     steal = machine.stolen_share(cpu_before, machine.cpu_times())
-    if steal is not None:
-        metrics[key] = steal
+    return {} if steal is None else {key: steal}
 
 
 def _agents_phrase(names: Sequence[str]) -> str:

@@ -430,3 +430,19 @@ def test_a_bf16_base_merges_its_adapter_in_float32() -> None:
     snapshot = LlamaWeights(learner.model, pack=False)  # in the model's dtype, float32
     rows = expected.shape[0]
     torch.testing.assert_close(snapshot.layers[0][1].weight[:rows], expected, rtol=0, atol=1e-7)
+
+
+def test_a_second_adapter_on_a_bf16_base_trains_in_float32() -> None:
+    """MARS² agents train their own adapters on one base: the second one, added after the first
+    learner stored the base in bfloat16, still keeps float32 weights (and optimizer state)."""
+    agent = AgentConfig(model="tiny", lora_rank=4)
+    train = TrainConfig(lr=1e-2, precision="bf16")
+    first = Learner(tiny_model(5), _Tok(), agent, train, LossConfig(), total_updates=4)
+    second = Learner(
+        first.model, _Tok(), agent, train, LossConfig(), total_updates=4, adapter="debugger"
+    )
+    lora = {n: p.dtype for n, p in second.model.named_parameters() if "lora_" in n}
+    assert any("debugger" in n for n in lora) and set(lora.values()) == {torch.float32}
+    assert second.frozen_bf16 and all(
+        p.dtype == torch.float32 for group in second.optimizer.param_groups for p in group["params"]
+    )

@@ -391,7 +391,7 @@ def test_a_bf16_lora_learner_stores_its_frozen_base_in_bf16_with_identical_updat
     train = TrainConfig(lr=1e-2, grad_clip=0.0, precision="bf16")
     stored = Learner(copy.deepcopy(base), _Tok(), agent, train, LossConfig(), total_updates=4)
     with monkeypatch.context() as m:
-        m.setattr(learner_module, "frozen_in_bf16", lambda model: 0)
+        m.setattr(learner_module, "frozen_in_bf16", lambda model: None)
         cast = Learner(copy.deepcopy(base), _Tok(), agent, train, LossConfig(), total_updates=4)
     assert stored.frozen_bf16 and cast.frozen_bf16
     dtypes = {n: p.dtype for n, p in stored.model.named_parameters()}

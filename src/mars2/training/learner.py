@@ -97,9 +97,9 @@ def checkpoint_layers(model: Any) -> None:
         layer._mars2_checkpointed = True
 
 
-def frozen_in_bf16(model: Any) -> int:
+def frozen_in_bf16(model: Any) -> None:
     """Store the frozen base weight of each LoRA layer of `model` in bfloat16 (a bf16 LoRA
-    learner); returns how many were converted. Under the learner's autocast every product
+    learner). Under the learner's autocast every product
     multiplies these weights in bfloat16 anyway, but autocast caches the casts of trainable
     leaves only: a frozen float32 weight was cast afresh at every forward pass of every
     micro-batch (and kept for backward). Stored in bfloat16, the same values enter the same
@@ -107,7 +107,6 @@ def frozen_in_bf16(model: Any) -> int:
     model's resident linear weights halve and the per-pass casts go. Embeddings (tied to the LM
     head) and norms keep their float32: they are not LoRA layers, and the embedding sets the
     residual stream's dtype."""
-    converted = 0
     for module in model.modules():
         base = getattr(module, "base_layer", None)
         if (
@@ -117,8 +116,6 @@ def frozen_in_bf16(model: Any) -> int:
             and not base.weight.requires_grad
         ):
             base.to(torch.bfloat16)
-            converted += 1
-    return converted
 
 
 def _engine_copies(model: Any, agent: AgentConfig) -> bool:

@@ -35,7 +35,7 @@ What is the same on both sides:
   `max_steps=1`. AdamW, lr 1e-4 (mars2's default for LoRA), constant schedule, weight decay 0,
   betas (0.9, 0.999), gradient norm clipped at 1.0. Neither side computes "old" log-probs in a
   separate pass (one optimizer step per generation: both use the gradient pass's own, detached).
-- Training precision: `mars2.training.learner.resolve_precision("auto", cpu)` on both sides:
+- Training precision: `mars2.training.trainable.resolve_precision("auto", cpu)` on both sides:
   fp32 on CPUs without AMX tiles (mars2 `train.precision=auto`; TRL `bf16=True` exactly when that
   says bf16).
 - Seed 0 on both sides; torch's default number of threads (`--threads N` sets another; the
@@ -226,7 +226,7 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
     from mars2.agents import load_model
     from mars2.agents.prompts import extract_code, generate_messages
     from mars2.sandbox import Sandbox
-    from mars2.training.learner import lora_config, resolve_precision
+    from mars2.training.trainable import lora_config, resolve_precision
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore")

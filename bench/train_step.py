@@ -156,7 +156,7 @@ def matched_precision() -> str:
     """mars2's `train.precision: auto` on this machine: what both sides train in."""
     import torch
 
-    from mars2.training.learner import resolve_precision
+    from mars2.training.trainable import resolve_precision
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     return resolve_precision("auto", device)
@@ -243,7 +243,7 @@ def run_trl(
     from trl import GRPOConfig, GRPOTrainer
 
     from mars2.config import AgentConfig
-    from mars2.training.learner import lora_config
+    from mars2.training.trainable import lora_config
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore")

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from mars2 import machine
-from mars2.training.learner import resolve_precision
+from mars2.training.trainable import resolve_precision
 
 
 def test_the_cpu_is_named_from_cpuinfo(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def lora_model(model: Any, adapters: list[str]) -> Any:
     """A peft copy of `model` with non-zero LoRA adapters `adapters` (different per adapter)."""
     import copy
 
-    from mars2.training.learner import make_trainable
+    from mars2.training.trainable import make_trainable
 
     agent = AgentConfig(model="tiny-random", lora_rank=4)
     peft = None

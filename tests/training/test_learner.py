@@ -12,14 +12,8 @@ from transformers import LlamaForCausalLM
 from learner_fixtures import _Tok, grouped_samples, samples, tiny_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
-from mars2.training.learner import (
-    Learner,
-    lr_factor,
-    make_trainable,
-    packed_micro_batches,
-    pad_batch,
-    resolve_precision,
-)
+from mars2.training.learner import Learner, lr_factor, packed_micro_batches, pad_batch
+from mars2.training.trainable import make_trainable, resolve_precision
 from mars2.types import Sample
 
 

@@ -59,7 +59,7 @@ class EngineActor:
     def __init__(self, config: Config, agent_id: int, seed: int) -> None:
         from mars2.agents import load_model, load_policy
         from mars2.agents.hf import HFPolicy
-        from mars2.training.learner import make_trainable
+        from mars2.training.trainable import make_trainable
 
         agent = config.agents[agent_id]
         self.merged = agent.backend != "hf"

@@ -1,0 +1,123 @@
+"""How a model becomes trainable, and in which precision: LoRA adapters (or every weight),
+activation checkpointing, `train.precision` resolved for the device, and a bf16 LoRA learner's
+frozen base stored in bfloat16. `mars2.training.learner` builds on these."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import torch
+from torch.utils.checkpoint import checkpoint
+
+from mars2 import seeds
+from mars2.agents.models import base_model
+from mars2.config import AgentConfig
+from mars2.machine import amx_tiles
+
+
+def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default", seed: int = 0) -> Any:
+    """Wrap `model` with LoRA adapter `adapter` when `agent.lora_rank > 0`; otherwise train every
+    weight. A model that is already a peft model gets `adapter` added beside its others: several
+    agents then train their own adapters on one frozen base (see `Learner`). The adapter's random
+    initialisation is drawn from `seeds.adapter_init(seed)` (torch's global generator is left as
+    it was), so a run's starting weights, and with them its evaluation checksums, repeat."""
+    if agent.lora_rank == 0:
+        model.requires_grad_(True)
+        return model
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seeds.adapter_init(seed))
+        return _add_lora(model, agent, adapter)
+
+
+def lora_config(agent: AgentConfig) -> Any:
+    """The `peft.LoraConfig` of `agent`'s adapter: rank and alpha from the config, every linear
+    layer, no dropout (the benches give TRL this same config)."""
+    from peft import LoraConfig
+
+    return LoraConfig(
+        r=agent.lora_rank,
+        lora_alpha=agent.lora_alpha,
+        target_modules="all-linear",
+        lora_dropout=0.0,
+        task_type="CAUSAL_LM",
+    )
+
+
+def _add_lora(model: Any, agent: AgentConfig, adapter: str) -> Any:
+    from peft import PeftModel, get_peft_model
+
+    lora = lora_config(agent)
+    if isinstance(model, PeftModel):
+        first = next(iter(model.peft_config.values()))
+        lora.base_model_name_or_path = first.base_model_name_or_path  # saved with the adapter
+        model.add_adapter(adapter, lora)
+        return model
+    with warnings.catch_warnings():  # peft 0.21 asks transformers 5 a deprecated property
+        warnings.filterwarnings("ignore", "`is_gradient_checkpointing` is deprecated")
+        return get_peft_model(model, lora, adapter_name=adapter)
+
+
+def checkpoint_layers(model: Any) -> None:
+    """Recompute each decoder layer (`model.layers[i]` of the base model) in backward instead of
+    saving its activations: the layer's forward runs under `torch.utils.checkpoint` whenever
+    autograd records (a no-grad forward, e.g. generation on a shared model, is untouched).
+    transformers' own switch only acts in training mode, and the learner runs in eval mode."""
+    base = base_model(model)
+    layers = getattr(getattr(base, "model", None), "layers", None)
+    if layers is None:
+        raise ValueError("activation_checkpointing: the model has no decoder layers (model.layers)")
+    for layer in layers:
+        if getattr(layer, "_mars2_checkpointed", False):  # a second learner on a shared base
+            continue
+        inner = layer.forward
+
+        def forward(*args: Any, _inner: Any = inner, **kwargs: Any) -> Any:
+            if torch.is_grad_enabled():
+                return checkpoint(_inner, *args, use_reentrant=False, **kwargs)
+            return _inner(*args, **kwargs)
+
+        layer.forward = forward
+        layer._mars2_checkpointed = True
+
+
+def frozen_in_bf16(model: Any) -> None:
+    """Store the frozen base weight of each LoRA layer of `model` in bfloat16 (a bf16 LoRA
+    learner). Under the learner's autocast every product
+    multiplies these weights in bfloat16 anyway, but autocast caches the casts of trainable
+    leaves only: a frozen float32 weight was cast afresh at every forward pass of every
+    micro-batch (and kept for backward). Stored in bfloat16, the same values enter the same
+    products (gradients and updates are bit-identical, tests/training/test_learner.py), the
+    model's resident linear weights halve and the per-pass casts go. Embeddings (tied to the LM
+    head) and norms keep their float32: they are not LoRA layers, and the embedding sets the
+    residual stream's dtype."""
+    for module in model.modules():
+        base = getattr(module, "base_layer", None)
+        if (
+            hasattr(module, "lora_A")
+            and isinstance(base, torch.nn.Linear)
+            and base.weight.dtype == torch.float32
+            and not base.weight.requires_grad
+        ):
+            base.to(torch.bfloat16)
+
+
+def engine_uses_snapshot(model: Any, agent: AgentConfig) -> bool:
+    """Whether an in-process engine of `agent` on `model` generates with a snapshot of its
+    weights (the llama decoder) rather than running the model object itself (which, without
+    the learner's autocast, needs one dtype throughout)."""
+    from mars2.agents.hf import resolve_decoder
+
+    return resolve_decoder(agent.decoder, agent.rollout_dtype, model) == "llama"
+
+
+def resolve_precision(setting: str, device: torch.device) -> str:
+    """`TrainConfig.precision` with `auto` resolved for `device`: `bf16` where bfloat16 matrix
+    products are fast (a CUDA GPU that supports them, a CPU with AMX tiles), else `fp32`."""
+    if setting != "auto":
+        return setting
+    if device.type == "cuda":
+        return "bf16" if torch.cuda.is_bf16_supported() else "fp32"
+    if device.type == "cpu" and amx_tiles():
+        return "bf16"
+    return "fp32"

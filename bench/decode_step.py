@@ -39,7 +39,7 @@ def _prompts(n: int, length: int, vocab: int, seed: int) -> list[list[int]]:
 
 
 def decode_ms(weights: LlamaWeights, vocab: int, rows: int, context: int, steps: int) -> float:
-    batch = LlamaBatch(weights, prompt_cache_bytes=0)
+    batch = LlamaBatch(weights, prompt_cache_bytes=0, headroom=steps + 1)
     batch.prefill(_prompts(rows, context, vocab, seed=rows))
     tokens = torch.randint(0, vocab, (rows,), generator=torch.Generator().manual_seed(0))
     batch.step(tokens)  # warm-up

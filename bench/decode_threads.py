@@ -46,7 +46,8 @@ class Setup:
         self.generator = torch.Generator().manual_seed(0)
 
     def batch(self, rows: int) -> LlamaBatch:
-        engine = LlamaBatch(self.weights, prompt_cache_bytes=0)
+        # room for every step of a measurement (at most 3 x 8 and a warm-up)
+        engine = LlamaBatch(self.weights, prompt_cache_bytes=0, headroom=32)
         engine.prefill(_prompts(rows, self.length, self.vocab, self.generator))
         return engine
 

@@ -34,7 +34,7 @@ def prompts(n: int, seed: int = 0) -> list[list[int]]:
 def test_prefill_steps_joins_and_leaves_match_transformers(
     tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(llama, "_MIN_SLOTS_T", 8)  # the cache grows several times below
+    monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)  # the cache grows several times below
     model, _ = tiny
     batch = LlamaBatch(LlamaWeights(model))
     seqs = prompts(4)
@@ -58,6 +58,34 @@ def test_prefill_steps_joins_and_leaves_match_transformers(
     assert batch.k is not None and batch.k.shape[3] >= max(map(len, rows))
     batch.reset()
     assert batch.size == 0
+
+
+def test_cache_holds_what_rows_need_and_headroom_avoids_growth(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)
+    monkeypatch.setattr(llama, "PREFILL_MULTIPLE", 32)
+    model, _ = tiny
+    weights = LlamaWeights(model)
+    tokens = torch.tensor([5, 6])
+    with torch.no_grad():
+        roomy = LlamaBatch(weights, headroom=12)
+        # rows of 5 and 17 tokens, prefilled 32 wide (PREFILL_MULTIPLE): max(17 + 12, 32)
+        roomy.prefill(prompts(2))
+        assert roomy.k is not None and roomy.k.shape[1::2] == (2, 32)
+        held = roomy.k
+        for _ in range(11):  # a decoder with max_new_tokens=12 feeds 11 tokens back
+            roomy.step(tokens)
+        assert roomy.k is held  # never reallocated (nor copied) mid-decode
+
+        tight = LlamaBatch(weights)
+        tight.prefill(prompts(2))
+        assert tight.k is not None and tight.k.shape[3] == 32
+        for _ in range(15):  # 32 positions: the 33rd grows the cache to 40, not to 64
+            tight.step(tokens)
+        assert tight.k.shape[3] == 32
+        tight.step(tokens)
+        assert tight.k.shape[3] == 40
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ def ids(n: int, seed: int) -> list[int]:
 def test_llama_batch_shares_prefills_and_matches_transformers(
     tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(llama, "_MIN_SLOTS_T", 8)  # the cache also grows while rows share
+    monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)  # the cache also grows while rows share
     model, _ = tiny
     batch = LlamaBatch(LlamaWeights(model))
     stem = ids(24, 0)  # a system prompt and statement, say

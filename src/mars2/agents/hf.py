@@ -200,7 +200,8 @@ class HFPolicy(ChatEngine):
 
     def _new_decoder(self) -> Decoder:
         if isinstance(self._rollout, LlamaWeights):
-            batch: Any = LlamaBatch(self._rollout, self.prompt_cache_bytes)
+            room = self._decoder_args["max_new_tokens"]
+            batch: Any = LlamaBatch(self._rollout, self.prompt_cache_bytes, headroom=room)
         else:
             batch = HFBatch(self._rollout, self._pad_id)
         return Decoder(batch, **self._decoder_args)

@@ -34,7 +34,11 @@ import torch.nn.functional as F
 
 from mars2.agents.models import base_model
 
-_MIN_SLOTS_T = 256  # time capacity allocated at first; doubled when a row outgrows it
+# The cache's time capacity is the longest row's need rounded up to this, not doubled: a 32-row
+# cache of SmolLM2 in bfloat16 holds 0.75 MB per position, and doubling it from 512 to 1,024
+# positions mid-decode (+0.37 GB resident, +0.72 GB while both copies lived) set the main job's
+# peak in run 15's final evaluation.
+SLOTS_MULTIPLE = 64
 # A prefill's width (positions per row) is rounded up to this, so its matrix products take one
 # of few shapes: bfloat16 matmuls on a CPU run oneDNN kernels compiled and cached per shape, and
 # a new prompt length each prefill would compile again and grow that cache (docs/performance.md).
@@ -284,12 +288,20 @@ class LlamaBatch:
     slot i; `prefill` appends rows, `keep` retains some (in the given order).
 
     `prompt_cache_bytes` bounds the `PromptCache` of recent prompts (0: no cache; requests with
-    the same prompt in one `prefill` still share its computation)."""
+    the same prompt in one `prefill` still share its computation). `headroom`: positions
+    reserved past each prompt when it is prefilled (the decoder's `max_new_tokens`: its rows
+    then never outgrow the cache mid-decode, which would copy every row's keys and values)."""
 
     can_merge = True
 
-    def __init__(self, weights: LlamaWeights, prompt_cache_bytes: int = PROMPT_CACHE_BYTES) -> None:
+    def __init__(
+        self,
+        weights: LlamaWeights,
+        prompt_cache_bytes: int = PROMPT_CACHE_BYTES,
+        headroom: int = 0,
+    ) -> None:
         self.w = weights
+        self.headroom = headroom
         self.k: torch.Tensor | None = None  # [L, slots, n_kv, T, D]
         self.v: torch.Tensor | None = None
         self.lens = torch.zeros(0, dtype=torch.long, device=weights.device)  # tokens cached
@@ -316,8 +328,7 @@ class LlamaBatch:
         if rows <= have_rows and length <= have_t:
             return
         new_rows, new_t = max(rows, have_rows), max(length, have_t)
-        if new_t > have_t:
-            new_t = max(new_t, 2 * have_t, _MIN_SLOTS_T)
+        new_t += -new_t % SLOTS_MULTIPLE
         shape = (len(w.layers), new_rows, w.n_kv, new_t, w.head_dim)
         k = torch.zeros(shape, dtype=w.dtype, device=w.device)
         v = torch.zeros_like(k)
@@ -336,7 +347,7 @@ class LlamaBatch:
         keys = [tuple(p) for p in prompts]
         first: dict[tuple[int, ...], int] = {}
         leader = [first.setdefault(key, i) for i, key in enumerate(keys)]
-        self._reserve(start + n, max(map(len, keys)) + 1)
+        self._reserve(start + n, max(map(len, keys)) + max(self.headroom, 1))
         assert self.k is not None and self.v is not None
         logits: list[torch.Tensor | None] = [None] * n
         shared = [0] * n  # positions of row i copied from the cache
@@ -391,7 +402,7 @@ class LlamaBatch:
             width, device=w.device
         )
         t = int(pos.max()) + 1  # positions attended to
-        self._reserve(start + len(prompts), t + 1)
+        self._reserve(start + len(prompts), t)
         if contiguous:  # fresh prompts in consecutive slots: plain causal attention
             cos, sin = w.rope(torch.arange(width, device=w.device))  # [S, D]
             mask = None

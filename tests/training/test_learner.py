@@ -12,6 +12,7 @@ from transformers import LlamaForCausalLM
 from learner_fixtures import _Tok, grouped_samples, samples, tiny_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
+from mars2.rl.logprobs import PACK_MULTIPLE
 from mars2.training.learner import Learner, lr_factor, packed_micro_batches, pad_batch
 from mars2.training.trainable import make_trainable, resolve_precision
 from mars2.types import Sample
@@ -48,6 +49,11 @@ def test_pad_batch_aligns_response_positions() -> None:
     # position t-1 scores token t: tokens 4 and 5 sit at 3 and 4, so positions 2 and 3
     assert response.tolist() == [[0, 0, 1, 1], [1, 0, 0, 0]]
     assert rollout.tolist() == [[0, 0, -1, -2], [-0.5, 0, 0, 0]]
+    # rounded up to a multiple: more padding, the same values where the samples are
+    wide = pad_batch([s, t], pad_id=0, multiple=4)
+    assert [x.shape[1] for x in wide] == [8, 8, 7, 7]
+    assert wide[0][:, :5].tolist() == ids.tolist() and not wide[1][:, 5:].any()
+    assert wide[2][:, :4].tolist() == response.tolist() and not wide[2][:, 4:].any()
 
 
 @pytest.mark.parametrize("logprobs", [[], [-1.0]])
@@ -241,8 +247,13 @@ def test_chunked_step_equals_the_full_logits_step(name: str) -> None:
     for k, i in enumerate(range(0, len(batch), 2)):
         ids, attention, mask, rollout = pad_batch(batch[i : i + 2], 0)
         want = full_logits_logprobs(reference, ids, attention, learner.agent.temperature)
-        assert torch.allclose(ours[k] * mask, want * mask, atol=1e-5)
-        assert (ours[k][mask == 0] == 0).all()  # no work, and no value, off the response
+        # the learner pads further (rl.logprobs.PACK_MULTIPLE): the same values, then zeros
+        width = mask.shape[1]
+        assert (
+            ours[k].shape[1] % PACK_MULTIPLE == PACK_MULTIPLE - 1 and not ours[k][:, width:].any()
+        )
+        assert torch.allclose(ours[k][:, :width] * mask, want * mask, atol=1e-5)
+        assert (ours[k][:, :width][mask == 0] == 0).all()  # no work, and no value, off the response
         loss, _ = policy_loss(
             loss_config,
             want,

@@ -24,7 +24,7 @@ import torch
 from mars2 import heap
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
-from mars2.rl.logprobs import packable, packed_logprobs, use_block_attention
+from mars2.rl.logprobs import PACK_MULTIPLE, packable, packed_logprobs, use_block_attention
 from mars2.training.trainable import (
     checkpoint_layers,
     engine_uses_snapshot,
@@ -58,10 +58,14 @@ def lr_factor(step: int, total: int, warmup: int, schedule: str) -> float:
     return 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
-def pad_batch(samples: Sequence[Sample], pad_id: int) -> tuple[torch.Tensor, ...]:
+def pad_batch(
+    samples: Sequence[Sample], pad_id: int, multiple: int = 1
+) -> tuple[torch.Tensor, ...]:
     """Right-padded [B, T] input ids, attention mask, and [B, T-1] response mask and rollout
-    log-probs aligned with `token_logprobs` (position t-1 scores token t)."""
+    log-probs aligned with `token_logprobs` (position t-1 scores token t); T is the longest
+    sample rounded up to `multiple`."""
     width = max(len(s.prompt_ids) + len(s.response_ids) for s in samples)
+    width += -width % multiple
     ids = torch.full((len(samples), width), pad_id, dtype=torch.long)
     attention = torch.zeros((len(samples), width), dtype=torch.long)
     response = torch.zeros((len(samples), width - 1), dtype=torch.float32)
@@ -229,7 +233,8 @@ class Learner:
         layout, with that layout's response mask and rollout log-probs (entries off the mask
         are 0). Never a [b, T, V] logits tensor: the LM head runs on chunks of response
         positions only."""
-        ids, attention, mask, rollout = pad_batch(micro, self.pad_id)
+        # widths of few values, for the reason packs have them (rl.logprobs.PACK_MULTIPLE)
+        ids, attention, mask, rollout = pad_batch(micro, self.pad_id, PACK_MULTIPLE)
         mask = mask.to(self.device)
         # bf16: every pass (gradient, old, reference) under one autocast, so the ratios, TIS
         # and KL compare log-probs computed alike; weights and optimizer stay float32

@@ -55,7 +55,7 @@ def test_prefill_steps_joins_and_leaves_match_transformers(
             rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
             logits = batch.step(tokens)
     assert batch.size == 2 and batch.lens.tolist() == [len(r) for r in rows]
-    assert batch.k is not None and batch.k.shape[3] >= max(map(len, rows))
+    assert batch.capacity[1] >= max(map(len, rows))
     batch.reset()
     assert batch.size == 0
 
@@ -72,20 +72,20 @@ def test_cache_holds_what_rows_need_and_headroom_avoids_growth(
         roomy = LlamaBatch(weights, headroom=12)
         # rows of 5 and 17 tokens, prefilled 32 wide (PREFILL_MULTIPLE): max(17 + 12, 32)
         roomy.prefill(prompts(2))
-        assert roomy.k is not None and roomy.k.shape[1::2] == (2, 32)
-        held = roomy.k
+        assert roomy.capacity == (2, 32)
+        held = roomy.k[0]
         for _ in range(11):  # a decoder with max_new_tokens=12 feeds 11 tokens back
             roomy.step(tokens)
-        assert roomy.k is held  # never reallocated (nor copied) mid-decode
+        assert roomy.k[0] is held  # never reallocated (nor copied) mid-decode
 
         tight = LlamaBatch(weights)
         tight.prefill(prompts(2))
-        assert tight.k is not None and tight.k.shape[3] == 32
+        assert tight.capacity[1] == 32
         for _ in range(15):  # 32 positions: the 33rd grows the cache to 40, not to 64
             tight.step(tokens)
-        assert tight.k.shape[3] == 32
+        assert tight.capacity[1] == 32
         tight.step(tokens)
-        assert tight.k.shape[3] == 40
+        assert tight.capacity[1] == 40
 
 
 @pytest.mark.parametrize(

@@ -139,10 +139,10 @@ def test_free_rollout_memory_drops_the_caches_not_the_samples(tiny: tuple[Any, A
     try:
         first = asyncio.run(policy.generate(chat, seed=3))
         batch = policy._decoder.batch
-        assert batch.k is not None and batch.prompts.entries  # slots and a cached prompt
+        assert batch.k and batch.prompts.entries  # slots and a cached prompt
         policy.free_rollout_memory()
         fresh = policy._decoder.batch
-        assert fresh is not batch and fresh.k is None and not fresh.prompts.entries
+        assert fresh is not batch and not fresh.k and not fresh.prompts.entries
         again = asyncio.run(policy.generate(chat, seed=3))
     finally:
         policy.close()

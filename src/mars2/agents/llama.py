@@ -302,8 +302,11 @@ class LlamaBatch:
     ) -> None:
         self.w = weights
         self.headroom = headroom
-        self.k: torch.Tensor | None = None  # [L, slots, n_kv, T, D]
-        self.v: torch.Tensor | None = None
+        # one [slots, n_kv, T, D] tensor per layer: the cache grows a layer at a time, so only
+        # one layer's old and new copies live together (growing a single [L, ...] tensor held
+        # both whole: 858 MB at the peak for a 450 MB cache; per layer, 460 MB)
+        self.k: list[torch.Tensor] = []
+        self.v: list[torch.Tensor] = []
         self.lens = torch.zeros(0, dtype=torch.long, device=weights.device)  # tokens cached
         self.prompts = PromptCache(prompt_cache_bytes)
         self.prompt_tokens = 0  # prompt positions admitted
@@ -321,21 +324,28 @@ class LlamaBatch:
         """Drop every row (the cache's memory is kept for the next rows)."""
         self.lens = self.lens[:0]
 
+    @property
+    def capacity(self) -> tuple[int, int]:
+        """(slots, positions) the KV cache holds now."""
+        return (self.k[0].shape[0], self.k[0].shape[2]) if self.k else (0, 0)
+
     def _reserve(self, rows: int, length: int) -> None:
         """Make room for `rows` slots of `length` positions, keeping the cached rows."""
         w = self.w
-        have_rows, have_t = (0, 0) if self.k is None else (self.k.shape[1], self.k.shape[3])
+        have_rows, have_t = self.capacity
         if rows <= have_rows and length <= have_t:
             return
         new_rows, new_t = max(rows, have_rows), max(length, have_t)
         new_t += -new_t % SLOTS_MULTIPLE
-        shape = (len(w.layers), new_rows, w.n_kv, new_t, w.head_dim)
-        k = torch.zeros(shape, dtype=w.dtype, device=w.device)
-        v = torch.zeros_like(k)
-        if self.k is not None and self.v is not None:  # rows being prefilled too: copy all
-            k[:, :have_rows, :, :have_t] = self.k
-            v[:, :have_rows, :, :have_t] = self.v
-        self.k, self.v = k, v
+        shape = (new_rows, w.n_kv, new_t, w.head_dim)
+        for cache in (self.k, self.v):
+            for layer in range(len(w.layers)):
+                new = torch.zeros(shape, dtype=w.dtype, device=w.device)
+                if layer < len(cache):  # rows being prefilled too: copy all
+                    new[:have_rows, :, :have_t] = cache[layer]
+                    cache[layer] = new
+                else:
+                    cache.append(new)
 
     def prefill(self, prompts: list[list[int]]) -> torch.Tensor:
         """Add rows for `prompts`; return their next-token logits [n, V] (float32).
@@ -348,7 +358,6 @@ class LlamaBatch:
         first: dict[tuple[int, ...], int] = {}
         leader = [first.setdefault(key, i) for i, key in enumerate(keys)]
         self._reserve(start + n, max(map(len, keys)) + max(self.headroom, 1))
-        assert self.k is not None and self.v is not None
         logits: list[torch.Tensor | None] = [None] * n
         shared = [0] * n  # positions of row i copied from the cache
         todo = []  # rows whose prompt is computed here
@@ -362,19 +371,20 @@ class LlamaBatch:
                 if entry is None or hit < _MIN_SHARED:
                     continue
                 shared[i] = hit
-            self.k[:, start + i, :, :hit] = entry[0][:, :, :hit]
-            self.v[:, start + i, :, :hit] = entry[1][:, :, :hit]
+            for cache, saved in zip((self.k, self.v), entry[:2], strict=True):
+                for layer, x in enumerate(cache):
+                    x[start + i, :, :hit] = saved[layer, :, :hit]
         if todo:
             for i, row_logits in zip(todo, self._compute(todo, shared, keys), strict=True):
                 logits[i] = row_logits
                 n_i = len(keys[i])
-                cached = (self.k[:, start + i, :, :n_i], self.v[:, start + i, :, :n_i])
-                self.prompts.add(keys[i], (*(x.clone() for x in cached), row_logits.clone()))
+                k, v = (torch.stack([x[start + i, :, :n_i] for x in c]) for c in (self.k, self.v))
+                self.prompts.add(keys[i], (k, v, row_logits.clone()))
         for i, j in enumerate(leader):
             if j != i:  # the same prompt as row j
                 n_i = len(keys[i])
-                self.k[:, start + i, :, :n_i] = self.k[:, start + j, :, :n_i]
-                self.v[:, start + i, :, :n_i] = self.v[:, start + j, :, :n_i]
+                for x in (*self.k, *self.v):
+                    x[start + i, :, :n_i] = x[start + j, :, :n_i]
                 logits[i] = logits[j]
         self.lens = torch.cat([self.lens, torch.tensor(list(map(len, keys)), device=w.device)])
         self.prompt_tokens += sum(map(len, keys))
@@ -387,7 +397,6 @@ class LlamaBatch:
         """Run prompts[i][shared[i]:] for each new row i in `rows` (positions shared[i]..,
         attending to the row's cached prefix); return their next-token logits [len(rows), V]."""
         w, start = self.w, self.size
-        assert self.k is not None and self.v is not None
         starts = [shared[i] for i in rows]
         n, width = len(rows), max(len(prompts[i]) - shared[i] for i in rows)
         width += -width % PREFILL_MULTIPLE  # few shapes: oneDNN compiles and caches one per shape
@@ -414,8 +423,8 @@ class LlamaBatch:
             q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [n, h, S, D]
             if mask is None:
                 s0 = start + rows[0]
-                self.k[layer, s0 : s0 + n, :, :width] = k
-                self.v[layer, s0 : s0 + n, :, :width] = v
+                self.k[layer][s0 : s0 + n, :, :width] = k
+                self.v[layer][s0 : s0 + n, :, :width] = v
                 attn = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
             else:  # suffixes after a cached prefix, or rows apart: attend to the slots
                 keys, values = self.k[layer], self.v[layer]
@@ -435,7 +444,6 @@ class LlamaBatch:
         pos = self.lens  # where each row's new token goes
         t = int(pos.max()) + 1  # positions attended to, the new token's included
         self._reserve(b, t)
-        assert self.k is not None and self.v is not None
         rows = torch.arange(b, device=w.device)
         cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]
@@ -458,13 +466,12 @@ class LlamaBatch:
     def keep(self, index: list[int]) -> None:
         """Retain rows `index` (any order, distinct), as rows 0..len(index)-1: only rows that
         change slot are copied (`decode.compact` orders them so that few do)."""
-        assert self.k is not None and self.v is not None
         moves = [(new, old) for new, old in enumerate(index) if new != old]
         if moves:
             new, old = (torch.tensor(x, device=self.w.device) for x in zip(*moves, strict=True))
             t = int(self.lens[old].max())
-            self.k[:, new, :, :t] = self.k[:, old, :, :t]
-            self.v[:, new, :, :t] = self.v[:, old, :, :t]
+            for x in (*self.k, *self.v):
+                x[new, :, :t] = x[old, :, :t]
         self.lens = self.lens[torch.tensor(index, dtype=torch.long, device=self.w.device)]
 
     def _qkv(

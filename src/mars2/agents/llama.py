@@ -303,8 +303,8 @@ class LlamaBatch:
         self.w = weights
         self.headroom = headroom
         # one [slots, n_kv, T, D] tensor per layer: the cache grows a layer at a time, so only
-        # one layer's old and new copies live together (growing a single [L, ...] tensor held
-        # both whole: 858 MB at the peak for a 450 MB cache; per layer, 460 MB)
+        # one layer's old and new copies live together (a single [L, ...] tensor held both
+        # whole: bench/kv_cache.py)
         self.k: list[torch.Tensor] = []
         self.v: list[torch.Tensor] = []
         self.lens = torch.zeros(0, dtype=torch.long, device=weights.device)  # tokens cached

@@ -233,8 +233,10 @@ class Learner:
         layout, with that layout's response mask and rollout log-probs (entries off the mask
         are 0). Never a [b, T, V] logits tensor: the LM head runs on chunks of response
         positions only."""
-        # widths of few values, for the reason packs have them (rl.logprobs.PACK_MULTIPLE)
-        ids, attention, mask, rollout = pad_batch(micro, self.pad_id, PACK_MULTIPLE)
+        # padded rows run the model: widths of few values, for the reason packs have them
+        # (rl.logprobs.PACK_MULTIPLE); packed ones only use this layout for their results
+        multiple = 1 if self.packing else PACK_MULTIPLE
+        ids, attention, mask, rollout = pad_batch(micro, self.pad_id, multiple)
         mask = mask.to(self.device)
         # bf16: every pass (gradient, old, reference) under one autocast, so the ratios, TIS
         # and KL compare log-probs computed alike; weights and optimizer stay float32

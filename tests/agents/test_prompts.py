@@ -114,6 +114,16 @@ def test_grading_does_not_depend_on_where_generation_stopped(trailer: str) -> No
     assert extract_code(SOLUTION + trailer).startswith("def sum_evens(xs):")
 
 
+def test_extracting_a_models_code_prints_no_syntax_warnings(
+    recwarn: pytest.WarningsRecorder,
+) -> None:
+    """Python warns about `1if x else y` while parsing it; a model writes such code, and the
+    warnings would fill a run's log (the pilot's did), so extraction parses it silently."""
+    text = "```python\ndef f(x):\n    return 1if x else 2\n```"
+    assert extract_code(text).rstrip() == "def f(x):\n    return 1if x else 2"
+    assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]
+
+
 def test_prompts_module_does_not_import_torch() -> None:
     code = "import sys, mars2.agents.prompts; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

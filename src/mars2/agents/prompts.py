@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 
 from mars2.errors import UserError
 from mars2.types import Problem
@@ -149,7 +150,9 @@ def refine_messages(
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(code)
+        with warnings.catch_warnings():  # a model's `1if x else y`: not the user's to read
+            warnings.simplefilter("ignore", SyntaxWarning)
+            ast.parse(code)
     except (SyntaxError, ValueError):
         return False
     return True

@@ -83,10 +83,9 @@ def checkpoint_layers(model: Any) -> None:
 
 def frozen_in_bf16(model: Any) -> None:
     """Store the frozen base weight of each LoRA layer of `model` in bfloat16 (a bf16 LoRA
-    learner). Under the learner's autocast every product
-    multiplies these weights in bfloat16 anyway, but autocast caches the casts of trainable
-    leaves only: a frozen float32 weight was cast afresh at every forward pass of every
-    micro-batch (and kept for backward). Stored in bfloat16, the same values enter the same
+    learner). Under the learner's autocast every product multiplies these weights in bfloat16
+    anyway, but autocast caches the casts of trainable leaves only: a frozen float32 weight was
+    cast afresh at every forward pass of every micro-batch (and kept for backward). Stored in bfloat16, the same values enter the same
     products (gradients and updates are bit-identical, tests/training/test_learner.py), the
     model's resident linear weights halve and the per-pass casts go. Embeddings (tied to the LM
     head) and norms keep their float32: they are not LoRA layers, and the embedding sets the

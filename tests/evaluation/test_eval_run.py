@@ -10,7 +10,7 @@ import pytest
 
 from fakes import SUM_EVENS, ScriptedPolicy, refines_to_right
 from mars2.config import AgentConfig, load_config
-from mars2.evaluation.run import Evaluator
+from mars2.evaluation.run import Evaluator, problem_major
 from mars2.sandbox import Sandbox
 
 # The lead's default (one expansion in flight per tree); set here so the test does not depend
@@ -84,3 +84,36 @@ def test_fewer_trees_than_samples(sandbox) -> None:  # type: ignore[no-untyped-d
     assert rec["trees"]["mean_nodes"] == 4.0
     assert len({r.tree_id for r in evaluation.records}) == 4
     assert evaluation.stats.nodes == 7
+
+
+def test_a_problems_attempts_start_together(sandbox) -> None:  # type: ignore[no-untyped-def]
+    # two problems, 3 attempts each (one searched): the attempts of a problem start one after
+    # another (with one tree in flight, they finish in the order they start), so that in the
+    # engine they meet and share one prefill; pass order would alternate the problems
+    problems = [SUM_EVENS, dataclasses.replace(SUM_EVENS, id="other")]
+    config = load_config(None, [*DEFAULT, "eval.samples=3", "eval.trees=1", "eval.budget=1"])
+    search = dataclasses.replace(config.search, budget=1, trees_in_flight=1)
+    agent = AgentConfig(name="coder", model="scripted")
+    evaluator = Evaluator(dataclasses.replace(config, agents=(agent,)), search, problems)
+    finished: list[str] = []
+    asyncio.run(
+        evaluator.run(
+            [ScriptedPolicy(refines_to_right)],
+            [agent],
+            sandbox,
+            label="t",
+            on_tree=lambda result: finished.append(result.tree_id),
+        )
+    )
+    attempts = [t for t in finished if t.startswith("eval/first/")]
+    # attempt i of the list [sum-evens, other, sum-evens, other] is tree `#i`
+    assert attempts == [
+        f"eval/first/{p}" for p in ("sum-evens#0", "sum-evens#2", "other#1", "other#3")
+    ]
+
+
+def test_problem_major_starts_a_problems_passes_together() -> None:
+    # tree r * 3 + k is pass r over problem k
+    assert problem_major(2, 3) == [0, 3, 1, 4, 2, 5]
+    assert problem_major(1, 3) == [0, 1, 2]
+    assert problem_major(0, 3) == []

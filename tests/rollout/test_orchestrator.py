@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -69,3 +70,25 @@ def test_same_seed_same_trees(sandbox) -> None:  # type: ignore[no-untyped-def]
         return [(r.node_id, r.parent_id, r.agent_id, r.score) for r in result.records]
 
     assert tree_shape() == tree_shape()
+
+
+def test_order_changes_when_trees_start_not_their_seeds_or_results(sandbox) -> None:  # type: ignore[no-untyped-def]
+    problems = [dataclasses.replace(SUM_EVENS, id=f"p{i}") for i in range(4)]
+    search = SearchConfig(algo="refine", budget=1, trees_in_flight=1)  # one tree at a time
+
+    def run(order):  # type: ignore[no-untyped-def]
+        policy = ScriptedPolicy([fenced(RIGHT)], "a")
+        agents = [AgentConfig(model="scripted", role="coder")]
+        orchestrator = Orchestrator([policy], agents, sandbox, search, reward="binary")
+        results = asyncio.run(orchestrator.run(problems, seed=3, order=order))
+        return policy.requests, results
+
+    plain, in_order = run(None)
+    requests, reordered = run([2, 0, 3, 1])
+    # trees start in the given order: the i-th request is tree order[i]'s, with tree i's seed
+    assert [seed for _, seed in requests] == [plain[i][1] for i in (2, 0, 3, 1)]
+    assert (
+        [r.tree_id for r in reordered] == [r.tree_id for r in in_order] == [p.id for p in problems]
+    )
+    with pytest.raises(ValueError, match="permutation"):
+        run([0, 0, 1, 2])

@@ -155,10 +155,17 @@ class Orchestrator:
         seed: int = 0,
         prefix: str = "",
         on_tree: Callable[[TreeResult], None] | None = None,
+        order: Sequence[int] | None = None,
     ) -> list[TreeResult]:
         """Grow one tree per problem, at most `trees_in_flight` at once; results in input order.
         Tree i is seeded `seeds.tree(seed, i)` (its search and its generation requests). Tree ids are
-        `prefix + problem id`, with `#i` appended when a problem appears twice."""
+        `prefix + problem id`, with `#i` appended when a problem appears twice. `order`: the
+        order the trees start in (a permutation of 0..len(problems)-1; default: input order).
+        Seeds, ids and results stay those of each tree's index, so it changes only timing: which
+        requests meet in the engine (attempts at one prompt started together share its prefill)."""
+        starts = list(range(len(problems))) if order is None else list(order)
+        if sorted(starts) != list(range(len(problems))):
+            raise ValueError(f"order must be a permutation of 0..{len(problems) - 1}")
         gate = asyncio.Semaphore(self.search.trees_in_flight)
         repeated = len({p.id for p in problems}) < len(problems)
 
@@ -170,4 +177,7 @@ class Orchestrator:
                 on_tree(result)
             return result
 
-        return list(await asyncio.gather(*(one(i, p) for i, p in enumerate(problems))))
+        # the gate admits waiting trees first come, first served: tasks start in `starts` order
+        done = await asyncio.gather(*(one(i, problems[i]) for i in starts))
+        by_index = dict(zip(starts, done, strict=True))
+        return [by_index[i] for i in range(len(problems))]

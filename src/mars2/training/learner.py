@@ -176,8 +176,8 @@ class Learner:
                 if packed_model is not None:
                     use_block_attention(packed_model)
         self.precision = resolve_precision(train.precision, self.device)
-        # bf16 + LoRA: the frozen base weights stored in bfloat16, where no engine runs this
-        # model object itself in float32 (the llama decoder generates with a snapshot)
+        # bf16 + LoRA: the frozen model and the residual stream in bfloat16, where no engine
+        # runs this model object itself (the llama decoder generates with a snapshot)
         self.frozen_bf16 = (
             self.precision == "bf16" and agent.lora_rank > 0 and engine_uses_snapshot(model, agent)
         )

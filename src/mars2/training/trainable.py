@@ -1,6 +1,6 @@
 """How a model becomes trainable, and in which precision: LoRA adapters (or every weight),
 activation checkpointing, `train.precision` resolved for the device, and a bf16 LoRA learner's
-frozen base stored in bfloat16. `mars2.training.learner` builds on these."""
+frozen model and residual stream in bfloat16. `mars2.training.learner` builds on these."""
 
 from __future__ import annotations
 
@@ -82,14 +82,18 @@ def checkpoint_layers(model: Any) -> None:
 
 
 def frozen_in_bf16(model: Any) -> None:
-    """Store the frozen base weight of each LoRA layer of `model` in bfloat16 (a bf16 LoRA
-    learner). Under the learner's autocast every product multiplies these weights in bfloat16
-    anyway, but autocast caches the casts of trainable leaves only: a frozen float32 weight was
-    cast afresh at every forward pass of every micro-batch (and kept for backward). Stored in bfloat16, the same values enter the same
-    products (gradients and updates are bit-identical, tests/training/test_learner.py), the
-    model's resident linear weights halve and the per-pass casts go. Embeddings (tied to the LM
-    head) and norms keep their float32: they are not LoRA layers, and the embedding sets the
-    residual stream's dtype."""
+    """A bf16 LoRA learner's frozen model in bfloat16, as the rollout engine's snapshot computes:
+    each LoRA layer's base weight and each RMSNorm weight stored in bfloat16, and the embedding's
+    output cast to bfloat16, so the residual stream between the layers is bfloat16. Adapters stay
+    float32 (autocast multiplies them in bfloat16; the optimizer updates float32 weights).
+
+    Under autocast alone the residual stream stayed float32 (the embedding's dtype) and every
+    product cast its activation to bfloat16 afresh, once for the base weight and once for the
+    adapter, kept for backward: a quarter of a main-job update's CPU time went to these casts
+    and float32 elementwise ops (docs/performance.md). The embedding keeps its float32 weight (it
+    is the LM head's, tied, and sets the dtype an engine resolves `rollout_dtype: auto` from), so
+    only its output is cast. Idempotent: a second adapter's learner on the same base calls it
+    again."""
     for module in model.modules():
         base = getattr(module, "base_layer", None)
         if (
@@ -99,6 +103,18 @@ def frozen_in_bf16(model: Any) -> None:
             and not base.weight.requires_grad
         ):
             base.to(torch.bfloat16)
+        elif type(module).__name__.endswith("RMSNorm"):
+            for param in module.parameters(recurse=False):
+                if param.dtype == torch.float32 and not param.requires_grad:
+                    param.data = param.data.to(torch.bfloat16)
+    embedding = model.get_input_embeddings()
+    if not getattr(embedding, "_mars2_bf16_output", False):
+        embedding.register_forward_hook(_to_bf16)
+        embedding._mars2_bf16_output = True
+
+
+def _to_bf16(_module: Any, _inputs: Any, output: torch.Tensor) -> torch.Tensor:
+    return output.to(torch.bfloat16)
 
 
 def engine_uses_snapshot(model: Any, agent: AgentConfig) -> bool:

@@ -8,7 +8,8 @@ imports, model loading, trainer construction or sandbox start-up.
 What is the same on both sides:
 
 - Model: the bundled SmolLM2-135M-Instruct (`smollm2-135m`), loaded with
-  `mars2.agents.load_model` in float32 on the CPU, with a LoRA adapter of rank 16, alpha 32,
+  `mars2.agents.load_model` on the CPU (float32; TRL's in bfloat16 where it trains in bf16,
+  below), with a LoRA adapter of rank 16, alpha 32,
   dropout 0 on all linear layers (mars2's default agents; TRL gets the same `peft.LoraConfig`).
 - Problems: the first 16 problems of `bundled:core`'s train split (`mars2.problems.load_problems`).
   mars2 gets them through `data.limit=16` with `train.problems_per_step=16`: its problem stream
@@ -37,7 +38,9 @@ What is the same on both sides:
   separate pass (one optimizer step per generation: both use the gradient pass's own, detached).
 - Training precision: `mars2.training.trainable.resolve_precision("auto", cpu)` on both sides:
   fp32 on CPUs without AMX tiles (mars2 `train.precision=auto`; TRL `bf16=True` exactly when that
-  says bf16).
+  says bf16, with the model then loaded in bfloat16 (peft keeps the adapter in float32): the
+  scheme of mars2's bf16 LoRA learner, whose frozen model and residual stream are bfloat16;
+  TRL's `model.generate` then samples in bfloat16 too).
 - Seed 0 on both sides; torch's default number of threads (`--threads N` sets another; the
   table title shows it). On a machine that other jobs keep busy, torch's default (one thread
   per core) oversubscribes the cores, which slows `model.generate`'s many small operations
@@ -233,7 +236,8 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
     config = mars2_config(spec)
     agent = config.agents[0]
     problems = {p.id: p for p in _problems(spec)}
-    model, tokenizer = load_model(spec.model, device="cpu", dtype="float32")
+    bf16 = resolve_precision("auto", torch.device("cpu")) == "bf16"
+    model, tokenizer = load_model(spec.model, device="cpu", dtype="bfloat16" if bf16 else "float32")
     total = spec.problems * spec.samples
     micro = min(spec.micro_batch, total)
     out_dir = tempfile.TemporaryDirectory(prefix="bench-grpo-trl-")
@@ -258,7 +262,7 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
         adam_beta1=config.train.adam_betas[0],
         adam_beta2=config.train.adam_betas[1],
         max_grad_norm=config.train.grad_clip,
-        bf16=resolve_precision("auto", torch.device("cpu")) == "bf16",
+        bf16=bf16,
         fp16=False,
         use_cpu=True,
         report_to=[],

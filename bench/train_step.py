@@ -4,7 +4,9 @@ The decided comparison (issue #27): each side at its best supported setting for 
 runs: the same model (SmolLM2-135M-Instruct, the bundled model), batch, tokens and loss, and the
 main job's adapter (LoRA rank 16, alpha 32, every linear layer) plus a full fine-tuning row, at
 matched training precision: mars2's `train.precision: auto` resolved on this machine (bf16 on
-AMX CPUs and bf16 GPUs, else fp32), with TRL given `bf16=True` exactly when that is bf16. Where
+AMX CPUs and bf16 GPUs, else fp32), with TRL given `bf16=True` exactly when that is bf16 and,
+for its LoRA row, the model loaded in bfloat16 then (peft keeps the adapters in float32): the
+scheme of mars2's bf16 LoRA learner, whose frozen model and residual stream are bfloat16. Where
 the matched precision is not fp32, float32 rows (`-fp32`) are added for reference.
 
 The batch is one GRPO step's: seeded random tokens, `samples` rows in groups of `group` samples
@@ -321,7 +323,8 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str
 
     torch.manual_seed(spec.seed)
     torch.set_num_threads(threads)
-    model, tokenizer = load_model(model_name, dtype="float32")
+    bf16_base = name == "trl-lora" and matched_precision() == "bf16"  # as mars2's LoRA learner
+    model, tokenizer = load_model(model_name, dtype="bfloat16" if bf16_base else "float32")
     samples = make_batch(spec, model.config.vocab_size)
     make = run_mars2 if name.startswith("mars2") else run_trl
     step = make(model, tokenizer, samples, spec, steps, name)

@@ -128,8 +128,8 @@ class TrainConfig:
         "autocast, trainable weights, gradients and optimizer state in float32 (TRL's `bf16`); "
         "with LoRA and an engine that generates from a snapshot (the `llama` decoder), the "
         "frozen model and the residual stream between layers are bfloat16 too, as in the "
-        "engine's snapshot. `fp32`: all float32. `auto`: bf16 on a GPU that supports it and on CPUs with AMX "
-        "tiles, else fp32 (on CPUs with AVX512-BF16 but no AMX, bfloat16 matrix products "
+        "engine's snapshot. `fp32`: all float32. `auto`: bf16 on a GPU that supports it and "
+        "on CPUs with AMX tiles, else fp32 (on CPUs with AVX512-BF16 but no AMX, bfloat16 matrix products "
         "measured 1.6x slower than float32: docs/performance.md).",
     )
     micro_batch_tokens: int = setting(

@@ -312,9 +312,10 @@ def test_activation_checkpointing_gives_the_same_gradients(lora: int) -> None:
         assert torch.allclose(grad, grads[1][name], rtol=1e-5, atol=1e-7), name
 
 
-def bf16_pair(**loss: object) -> tuple[Learner, Learner]:
-    """Learners in fp32 and bf16 on copies of one tiny model."""
-    base = tiny_model(3)
+def bf16_pair(seed: int = 3, lora_rank: int = 0, **loss: object) -> tuple[Learner, Learner]:
+    """Learners in fp32 and bf16 on copies of one tiny model (with a LoRA adapter when
+    `lora_rank` > 0)."""
+    base = tiny_model(seed)
     pair = []
     for precision in ("fp32", "bf16"):
         train = TrainConfig(lr=1e-2, grad_clip=0.0, precision=precision)  # type: ignore[arg-type]
@@ -322,7 +323,7 @@ def bf16_pair(**loss: object) -> tuple[Learner, Learner]:
             Learner(
                 copy.deepcopy(base),
                 _Tok(),
-                AgentConfig(model="tiny"),
+                AgentConfig(model="tiny", lora_rank=lora_rank),
                 train,
                 LossConfig(**loss),  # type: ignore[arg-type]
                 total_updates=4,
@@ -415,19 +416,7 @@ def test_bf16_lora_gradients_and_update_agree_with_fp32() -> None:
     20%. That step is ~lr·sign(g) on B only (B = 0 gives A no gradient yet), so the near-zero
     entries whose sign rounding flips set it: 0.06-0.14 on seeds 5-7 here, and 0.07-0.12 with
     the float32 residual stream this scheme replaced."""
-    base = tiny_model(5)
-    agent = AgentConfig(model="tiny", lora_rank=4)
-    pair = [
-        Learner(
-            copy.deepcopy(base),
-            _Tok(),
-            agent,
-            TrainConfig(lr=1e-2, grad_clip=0.0, precision=precision),  # type: ignore[arg-type]
-            LossConfig(),
-            total_updates=4,
-        )
-        for precision in ("fp32", "bf16")
-    ]
+    pair = bf16_pair(seed=5, lora_rank=4)
     assert not pair[0].frozen_bf16 and pair[1].frozen_bf16
     before = {n: p.detach().float().clone() for n, p in pair[0].model.named_parameters()}
     for learner in pair:

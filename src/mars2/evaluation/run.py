@@ -117,8 +117,9 @@ class Evaluator:
             dataclasses.replace(self.search, budget=1),
             reward=self.config.credit.reward,
         )
+        n_first = self.config.eval.samples - n_trees  # attempts that stop at their first node
         searched = [p for _ in range(n_trees) for p in self.problems]
-        attempts = [p for _ in range(self.config.eval.samples - n_trees) for p in self.problems]
+        attempts = [p for _ in range(n_first) for p in self.problems]
         results, single = await asyncio.gather(
             full.run(
                 searched,
@@ -132,9 +133,7 @@ class Evaluator:
                 seed=seeds.tree(self.seed, len(searched)),
                 prefix="eval/first/",
                 on_tree=on_tree,
-                order=problem_major(
-                    len(attempts) // max(len(self.problems), 1), len(self.problems)
-                ),
+                order=problem_major(n_first, len(self.problems)),
             ),
         )
         independent = independent_attempts(self.search.algo)

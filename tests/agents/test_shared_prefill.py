@@ -128,8 +128,9 @@ def test_a_group_of_attempts_samples_as_if_prefilled_alone(
 
 
 def test_free_rollout_memory_drops_the_caches_not_the_samples(tiny: tuple[Any, Any]) -> None:
-    """Before a learner update the engine gives back its KV slots and prompt cache; the next
-    rollout allocates them again and samples what it would have (same seeds, same tokens)."""
+    """Before a learner update the engine gives back its KV slots, prompt cache and weight
+    snapshot; the next rollout builds them again and samples what it would have (same seeds,
+    same tokens)."""
     model, tokenizer = tiny
     agent = AgentConfig(
         model="tiny-random", max_new_tokens=8, rollout_dtype="model", stop_at_fence=False
@@ -140,10 +141,14 @@ def test_free_rollout_memory_drops_the_caches_not_the_samples(tiny: tuple[Any, A
         first = asyncio.run(policy.generate(chat, seed=3))
         batch = policy._decoder.batch
         assert batch.k and batch.prompts.entries  # slots and a cached prompt
+        snapshot = policy._rollout
+        assert isinstance(snapshot, LlamaWeights)
         policy.free_rollout_memory()
-        fresh = policy._decoder.batch
-        assert fresh is not batch and not fresh.k and not fresh.prompts.entries
+        assert policy._decoder is None and policy._rollout is None  # nothing left to hold
         again = asyncio.run(policy.generate(chat, seed=3))
+        assert policy._decoder is not None and policy._decoder.batch is not batch
+        assert isinstance(policy._rollout, LlamaWeights) and policy._rollout is not snapshot
+        (batch_of_ids,) = policy.generate_ids([list(first.prompt_ids)], [3])
     finally:
         policy.close()
-    assert again.response_ids == first.response_ids
+    assert again.response_ids == first.response_ids == batch_of_ids.response_ids

@@ -75,7 +75,8 @@ class HFPolicy(ChatEngine):
         self._rollout_dtype = resolve_rollout_dtype(agent.rollout_dtype, model, self._decoder_kind)
         self._rollout = rollout_model(model, self._rollout_dtype, self._decoder_kind)
         self._copied_version = _weights_version(model)
-        self._decoder = self._new_decoder()
+        # None between a `free_rollout_memory` and the next rollout (no snapshot to decode with)
+        self._decoder: Decoder | None = self._new_decoder()
         self._counters = {
             "tokens_generated": 0.0,
             "prompt_tokens": 0.0,  # of the completions returned
@@ -128,26 +129,32 @@ class HFPolicy(ChatEngine):
             self._refresh_copy(force=True)
 
     def free_rollout_memory(self) -> None:
-        """Drop the decoder's keys and values (its KV cache slots and the prompt cache) between
-        rollouts, so a learner update in this process can use their memory; the next rollout
-        allocates them again (an update empties the prompt cache anyway). No-op while rows are
-        in flight."""
+        """Drop the decoder's keys and values (its KV cache slots and the prompt cache) and the
+        rollout snapshot of the weights between rollouts, so a learner update in this process
+        can use their memory; the next rollout builds them again (an update changes the weights,
+        so the snapshot and the prompt cache would be rebuilt anyway). No-op while rows are in
+        flight."""
         with self._lock:
-            if not self._decoder.rows:
-                self._decoder = self._new_decoder()
+            if not self._active():
+                self._decoder = None
+                if self._rollout is not self.model:
+                    self._rollout = None  # rebuilt by the next _refresh_copy
         heap.release()  # the prompt cache's entries sat in the engine thread's heap
 
     def _refresh_copy(self, *, force: bool = False) -> None:
         """Rebuild the rollout copy when the model's weights changed since it was made (a
         checkpoint restored, a learner step without sync); only between rollouts. Call with
         the lock held."""
-        if self._rollout is self.model or self._decoder.rows:
-            return  # the model itself is always current; a copy changes between rollouts
-        version = _weights_version(self.model)
-        if force or version != self._copied_version:
-            self._rollout = None  # free the old copy before building the new one
-            self._rollout = rollout_model(self.model, self._rollout_dtype, self._decoder_kind)
-            self._copied_version = version
+        if self._active():
+            return  # a copy changes between rollouts only
+        if self._rollout is not self.model:  # the model itself is always current
+            version = _weights_version(self.model)
+            if force or self._rollout is None or version != self._copied_version:
+                self._rollout = None  # free the old copy before building the new one
+                self._rollout = rollout_model(self.model, self._rollout_dtype, self._decoder_kind)
+                self._copied_version = version
+                self._decoder = None  # its batch holds the old copy and its prompts
+        if self._decoder is None:
             self._decoder = self._new_decoder()
 
     def close(self) -> None:
@@ -173,14 +180,15 @@ class HFPolicy(ChatEngine):
         self._counters["generate_s"] += time.perf_counter() - start
 
     def _active(self) -> int:
-        return len(self._decoder.rows)
+        return len(self._decoder.rows) if self._decoder is not None else 0
 
     def _can_admit(self) -> bool:
-        return self._decoder.can_merge
+        return self._decoder is None or self._decoder.can_merge
 
     def _admit(self, requests: list[Pending]) -> None:
         with self._model_turn():
             self._refresh_copy()
+            assert self._decoder is not None  # built by _refresh_copy
             self._admit_to(self._decoder, [(p, p.prompt_ids, p.seed) for p in requests])
 
     def _admit_to(self, decoder: Decoder, requests: list[tuple[Any, list[int], int]]) -> None:
@@ -189,13 +197,14 @@ class HFPolicy(ChatEngine):
         self._counters["prefill_tokens"] += decoder.batch.prefill_tokens - before
 
     def _step(self) -> list[tuple[Pending, Completion]]:
+        assert self._decoder is not None  # only called with rows in flight
         with self._model_turn():
             done = self._decoder.step()
         return [(row.key, self._completion(row)) for row in done]
 
     def _abort(self) -> list[Pending]:
-        pending = [row.key for row in self._decoder.rows]
-        self._decoder = self._new_decoder()
+        pending = [row.key for row in self._decoder.rows] if self._decoder is not None else []
+        self._decoder = None  # the next admission builds a fresh one
         return pending
 
     def _new_decoder(self) -> Decoder:

@@ -143,8 +143,8 @@ class HFPolicy(ChatEngine):
 
     def _refresh_copy(self, *, force: bool = False) -> None:
         """Rebuild the rollout copy when the model's weights changed since it was made (a
-        checkpoint restored, a learner step without sync); only between rollouts. Call with
-        the lock held."""
+        checkpoint restored, a learner step without sync) or `free_rollout_memory` dropped it,
+        and the decoder when there is none; only between rollouts. Call with the lock held."""
         if self._active():
             return  # a copy changes between rollouts only
         if self._rollout is not self.model:  # the model itself is always current

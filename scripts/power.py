@@ -1,13 +1,14 @@
 """Seeds needed for a pre-registered comparison: the power of `mars2 experiment`'s seed-level
 test (`seed_level_difference`, alpha 0.05, two-sided) by simulation, for n = 3..6 runs per arm.
 
-    python scripts/power.py RESULTS_JSON --arm grpo --metric pass@1 --effect 0.03 \
-        --run-sd 0.018 --attempts 4 [--sims 400]
+    python scripts/power.py RESULTS_JSON --arm base --evaluation alone --agent coder \
+        --metric pass@1 --effect 0.03 --run-sd 0.018 --attempts 8 [--sims 400]
 
 Each simulated experiment draws n runs of two arms on the pilot's problems: run r of an arm
 solves problem p on each of `--attempts` attempts with probability
 clip(q_p + arm effect + u_r, 0, 1), where q_p is the problem's value in the pilot (RESULTS_JSON's
-`per_problem` array of `--arm` for `--metric`, the seed-averaged values `mars2 experiment` writes),
+`per_problem` array of `--arm` for `--metric` in the runs' own evaluation, or in the final
+evaluation `--evaluation` of its `--agent` alone, the seed-averaged values `mars2 experiment` writes),
 the arm effect is 0 for the reference and `--effect` for the other, and u_r ~ N(0, run-sd) is the
 run's shift shared by all its problems. The power is the share of experiments whose p < 0.05 with
 the difference in the claimed direction. `--run-sd` is the run-to-run standard deviation of an
@@ -24,6 +25,8 @@ import json
 from pathlib import Path
 
 import numpy as np
+
+from ladder_hypotheses import per_problem
 
 from mars2.evaluation.stats import seed_level_difference
 
@@ -59,15 +62,18 @@ def simulate_power(
     return found / sims
 
 
-def pilot_rates(results: dict, arm: str, metric: str) -> np.ndarray:  # type: ignore[type-arg]
-    """Each problem's value of `arm` for `metric` in a results.json, averaged over its runs."""
-    for entry in results["arms"]:
-        if entry["name"] == arm:
-            values = np.asarray(entry["per_problem"][metric], dtype=float)
-            mean: np.ndarray = values.mean(axis=0)
-            return mean
-    names = [entry["name"] for entry in results["arms"]]
-    raise SystemExit(f"arm {arm!r} not in the results (arms: {', '.join(names)})")
+def pilot_rates(
+    results: dict,  # type: ignore[type-arg]
+    arm: str,
+    metric: str,
+    evaluation: str = "team",
+    agent: str | None = None,
+) -> np.ndarray:
+    """Each problem's value of `arm` (of its `agent` alone, for a final evaluation such as
+    `alone`) for `metric` in a results.json, averaged over its runs."""
+    values = np.asarray(per_problem(results, evaluation, arm, agent)[metric], dtype=float)
+    mean: np.ndarray = values.mean(axis=0)
+    return mean
 
 
 def main() -> None:
@@ -75,6 +81,10 @@ def main() -> None:
     parser.add_argument("results", type=Path, help="the pilot's results.json")
     parser.add_argument("--arm", required=True, help="the reference arm of the comparison")
     parser.add_argument("--metric", default="pass@1")
+    parser.add_argument(
+        "--evaluation", default="team", help="`team` (the runs' own) or a final evaluation: alone"
+    )
+    parser.add_argument("--agent", default=None, help="the agent of a per-agent evaluation")
     parser.add_argument("--effect", type=float, required=True, help="the difference to detect")
     parser.add_argument("--run-sd", type=float, required=True)
     parser.add_argument("--het-sd", type=float, default=0.0)
@@ -82,9 +92,10 @@ def main() -> None:
     parser.add_argument("--sims", type=int, default=400)
     parser.add_argument("--runs", default="3,4,5,6", help="runs per arm to try")
     args = parser.parse_args()
-    rates = pilot_rates(json.loads(args.results.read_text()), args.arm, args.metric)
+    results = json.loads(args.results.read_text())
+    rates = pilot_rates(results, args.arm, args.metric, args.evaluation, args.agent)
     print(
-        f"{args.metric} of {args.arm} (+{args.effect}) on {rates.size} problems, "
+        f"{args.evaluation} {args.metric} of {args.arm} (+{args.effect}) on {rates.size} problems, "
         f"run sd {args.run_sd}, {args.attempts} attempts, {args.sims} simulated experiments"
     )
     for runs in (int(k) for k in args.runs.split(",")):

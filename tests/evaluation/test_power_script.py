@@ -35,7 +35,20 @@ def test_a_large_effect_is_found_and_power_grows_with_runs(power: ModuleType) ->
 
 
 def test_pilot_rates_average_an_arms_runs(power: ModuleType) -> None:
-    results = {"arms": [{"name": "grpo", "per_problem": {"pass@1": [[0.0, 0.5], [0.5, 1.0]]}}]}
+    results = {
+        "arms": [{"name": "grpo", "per_problem": {"pass@1": [[0.0, 0.5], [0.5, 1.0]]}}],
+        "final_evals": [
+            {
+                "name": "alone",
+                "rows": [
+                    {"arm": "base", "agent": "coder", "per_problem": {"pass@1": [[0.125, 1.0]]}}
+                ],
+            }
+        ],
+    }
     assert power.pilot_rates(results, "grpo", "pass@1").tolist() == [0.25, 0.75]
-    with pytest.raises(SystemExit, match="arms: grpo"):
+    assert power.pilot_rates(results, "base", "pass@1", "alone", "coder").tolist() == [0.125, 1]
+    with pytest.raises(SystemExit, match="no row rs2 in the team"):
         power.pilot_rates(results, "rs2", "pass@1")
+    with pytest.raises(SystemExit, match="no final evaluation 'mcts-4'"):
+        power.pilot_rates(results, "base", "pass@1", "mcts-4", "coder")

@@ -14,7 +14,9 @@ run's shift shared by all its problems. The power is the share of experiments wh
 the difference in the claimed direction. `--run-sd` is the run-to-run standard deviation of an
 arm's mean; one pilot seed cannot estimate it, so it comes from earlier runs (the ladder's per-seed
 changes, results/archive/, are an upper bound: they also hold the evaluations' sampling noise).
-`--het-sd` adds a per-problem spread of the effect (default 0: the effect is the same on every
+`--run-sd-from ROWS` measures it instead, once arms have two runs or more: the run variance
+component of each row (the run means' variance less the run x problem noise,
+`mars2.evaluation.stats.run_variance`), pooled over the rows. `--het-sd` adds a per-problem spread of the effect (default 0: the effect is the same on every
 problem, the optimistic case).
 """
 
@@ -22,13 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 import numpy as np
-
 from ladder_hypotheses import per_problem
 
-from mars2.evaluation.stats import seed_level_difference
+from mars2.evaluation.stats import run_variance, seed_level_difference
 
 ALPHA = 0.05
 
@@ -76,6 +78,29 @@ def pilot_rates(
     return mean
 
 
+def pooled_run_sd(
+    results: dict,  # type: ignore[type-arg]
+    rows: list[str],
+    metric: str,
+    evaluation: str = "team",
+) -> tuple[float, int]:
+    """The run-to-run sd measured in a results.json: each row's (`arm` or `arm/agent`) run
+    variance component (`run_variance`), pooled over the rows with two runs or more, weighted by
+    their degrees of freedom, floored at 0; with the pooled degrees of freedom."""
+    total, dfs = 0.0, 0
+    for row in rows:
+        arm, _, agent = row.partition("/")
+        values = per_problem(results, evaluation, arm, agent or None)[metric]
+        if len(values) >= 2:
+            variance, df = run_variance(values)
+            total, dfs = total + variance * df, dfs + df
+    if dfs == 0:
+        raise SystemExit(
+            f"no row of {', '.join(rows)} has two runs yet in the {evaluation} results"
+        )
+    return math.sqrt(max(total / dfs, 0.0)), dfs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", type=Path, help="the pilot's results.json")
@@ -86,7 +111,14 @@ def main() -> None:
     )
     parser.add_argument("--agent", default=None, help="the agent of a per-agent evaluation")
     parser.add_argument("--effect", type=float, required=True, help="the difference to detect")
-    parser.add_argument("--run-sd", type=float, required=True)
+    sd = parser.add_mutually_exclusive_group(required=True)
+    sd.add_argument("--run-sd", type=float, help="the run-to-run sd of an arm's mean")
+    sd.add_argument(
+        "--run-sd-from",
+        metavar="ROWS",
+        help="measure it instead: the comma-separated rows (arm, or arm/agent for a per-agent "
+        "evaluation) whose runs give the pooled run variance component",
+    )
     parser.add_argument("--het-sd", type=float, default=0.0)
     parser.add_argument("--attempts", type=int, required=True, help="attempts (or trees) each")
     parser.add_argument("--sims", type=int, default=400)
@@ -94,6 +126,10 @@ def main() -> None:
     args = parser.parse_args()
     results = json.loads(args.results.read_text())
     rates = pilot_rates(results, args.arm, args.metric, args.evaluation, args.agent)
+    if args.run_sd_from:
+        rows = args.run_sd_from.split(",")
+        args.run_sd, dfs = pooled_run_sd(results, rows, args.metric, args.evaluation)
+        print(f"run sd {args.run_sd:.4f} pooled over {', '.join(rows)} ({dfs} degrees of freedom)")
     print(
         f"{args.evaluation} {args.metric} of {args.arm} (+{args.effect}) on {rates.size} problems, "
         f"run sd {args.run_sd}, {args.attempts} attempts, {args.sims} simulated experiments"

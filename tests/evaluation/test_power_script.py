@@ -52,3 +52,21 @@ def test_pilot_rates_average_an_arms_runs(power: ModuleType) -> None:
         power.pilot_rates(results, "rs2", "pass@1")
     with pytest.raises(SystemExit, match="no final evaluation 'mcts-4'"):
         power.pilot_rates(results, "base", "pass@1", "mcts-4", "coder")
+
+
+def test_the_pooled_run_sd_weighs_rows_by_their_runs(power: ModuleType) -> None:
+    """grpo's runs [[0,0,0],[1,1,0]] have run variance 1/6 (1 df, test_stats_seeds); rs2's
+    three runs [[0,0,0],[1,1,1],[0,0,0]] differ by whole runs only: run means (0, 1, 0),
+    variance 1/3, no run x problem noise (2 df); base has one run and is left out. Pooled
+    (1 x 1/6 + 2 x 1/3) / 3 = 5/18."""
+    results = {
+        "arms": [
+            {"name": "grpo", "per_problem": {"pass@1": [[0, 0, 0], [1, 1, 0]]}},
+            {"name": "rs2", "per_problem": {"pass@1": [[0, 0, 0], [1, 1, 1], [0, 0, 0]]}},
+            {"name": "base", "per_problem": {"pass@1": [[0, 1, 1]]}},
+        ]
+    }
+    sd, dfs = power.pooled_run_sd(results, ["grpo", "rs2", "base"], "pass@1")
+    assert dfs == 3 and sd == pytest.approx(np.sqrt(5 / 18))
+    with pytest.raises(SystemExit, match="no row of base has two runs"):
+        power.pooled_run_sd(results, ["base"], "pass@1")

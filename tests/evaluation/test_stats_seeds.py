@@ -13,6 +13,7 @@ import pytest
 from mars2.evaluation.stats import (
     bootstrap_mean,
     holm,
+    run_variance,
     seed_level_difference,
     seed_level_mean,
     t_quantile,
@@ -101,6 +102,21 @@ def test_run_x_problem_noise_is_counted_once() -> None:
     d = seed_level_difference([[0, 0, 1], [1, 0, 1]], [[1, 1, 1], [1, 0, 1]])
     assert d.value == pytest.approx(1 / 3) and d.df == pytest.approx(2)
     assert d.hi - d.lo == pytest.approx(2 * T2 * math.sqrt(2 / 36), rel=1e-6)
+
+
+def test_run_variance_hand_computed_and_recovered() -> None:
+    """The arms of test_variance_components_hand_computed: [[0,0,0],[1,1,0]] has run means
+    (0, 2/3), variance 2/9, less its run x problem mean square 1/6 over 3 problems: 1/6;
+    [[0,0,0],[0,0,1]]: 1/18 - 1/18 = 0. Simulated runs with a shift of sd 0.05 on
+    binomial(8) noise over 400 problems give back about 0.05^2."""
+    assert run_variance([[0, 0, 0], [1, 1, 0]]) == (pytest.approx(1 / 6), 1)
+    assert run_variance([[0, 0, 0], [0, 0, 1]]) == (pytest.approx(0.0), 1)
+    rng = np.random.default_rng(3)
+    rates = rng.uniform(0.2, 0.6, 400)
+    shifts = 0.05 * rng.standard_normal((40, 1))
+    runs = rng.binomial(8, np.clip(rates + shifts, 0, 1)) / 8
+    variance, df = run_variance(runs)
+    assert df == 39 and math.sqrt(variance) == pytest.approx(0.05, rel=0.3)
 
 
 def test_the_p_value_and_the_interval_agree() -> None:

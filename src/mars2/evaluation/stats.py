@@ -267,6 +267,18 @@ def seed_level_mean(
     return _seed_level([_runs_by_problems(values, "seed_level_mean")], [1.0], level, bounds)
 
 
+def run_variance(values: ArrayLike) -> tuple[float, int]:
+    """The run-to-run variance component of a [runs, problems] array (the variance of a run's
+    shift shared by all its problems: the model of `seed_level_mean`) and its degrees of freedom
+    (runs - 1): the run means' variance less the run x problem noise they average over
+    (the interaction mean square / P). Not floored, so that several arms' estimates can be
+    pooled (weighted by their degrees of freedom) before the pool is floored at 0."""
+    x = _runs_by_problems(values, "run_variance")
+    spread = float(x.mean(axis=1).var(ddof=1))
+    noise = _interaction_mean_square(x) / x.shape[1] if x.shape[1] > 1 else 0.0
+    return spread - noise, int(x.shape[0]) - 1
+
+
 def seed_level_difference(
     reference: ArrayLike,
     arm: ArrayLike,

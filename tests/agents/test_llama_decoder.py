@@ -274,3 +274,42 @@ def test_prepacked_and_plain_decoders_sample_the_same_logits(tiny: tuple[Any, An
             got, want = (b.step(tokens) for b in batches)
             torch.testing.assert_close(got, want, atol=0, rtol=0)
             tokens = got.argmax(-1)
+
+
+def test_grouped_attention_computes_what_sdpa_does() -> None:
+    """Decode attention of rows of different lengths (an additive mask) with 6 query heads on
+    2 key/value heads: the grouped products equal sdpa's enable_gqa in float32."""
+    g = torch.Generator().manual_seed(0)
+    q = torch.randn(3, 6, 1, 8, generator=g)
+    keys, values = (torch.randn(3, 2, 7, 8, generator=g) for _ in range(2))
+    lengths = torch.tensor([7, 2, 5])
+    visible = (torch.arange(7) < lengths.unsqueeze(-1))[:, None, None, :]
+    mask = llama._additive(visible, torch.float32)
+    want = torch.nn.functional.scaled_dot_product_attention(
+        q, keys, values, attn_mask=mask, enable_gqa=True
+    )
+    torch.testing.assert_close(llama._grouped_attention(q, keys, values, mask), want)
+
+
+@pytest.mark.parametrize("amx", [False, True])
+def test_bfloat16_decode_attention_by_machine(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch, amx: bool
+) -> None:
+    """The grouped decode attention is chosen for bfloat16 on a CPU without AMX tiles (where
+    sdpa's bfloat16 kernel is slow), sdpa elsewhere; the two decoders' logits agree to bfloat16
+    rounding through prefill and steps of rows of different lengths."""
+    model, _ = tiny
+    monkeypatch.setattr(llama, "amx_tiles", lambda: amx)
+    assert LlamaWeights(model, torch.bfloat16).grouped_decode is not amx
+    assert not LlamaWeights(model, torch.float32).grouped_decode
+    weights = [LlamaWeights(model, torch.bfloat16) for _ in range(2)]
+    weights[0].grouped_decode, weights[1].grouped_decode = True, False
+    batches = [LlamaBatch(w) for w in weights]
+    with torch.no_grad():
+        got, want = (b.prefill(prompts(3)) for b in batches)
+        tokens = want.argmax(-1)
+        for _ in range(4):
+            got, want = (b.step(tokens) for b in batches)
+            gap = (torch.log_softmax(got, -1) - torch.log_softmax(want, -1)).abs().mean()
+            assert gap < 0.005, gap
+            tokens = want.argmax(-1)

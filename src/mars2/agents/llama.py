@@ -33,6 +33,7 @@ import torch
 import torch.nn.functional as F
 
 from mars2.agents.models import base_model
+from mars2.machine import amx_tiles
 
 # The cache's time capacity is the longest row's need rounded up to this, not doubled: a 32-row
 # cache of SmolLM2 in bfloat16 holds 0.75 MB per position, and doubling it from 512 to 1,024
@@ -177,6 +178,12 @@ class LlamaWeights:
                     project(weight(mlp.down_proj)),
                 )
             )
+        # The decode step's attention: torch's fused kernel (sdpa) where it is fast, the grouped
+        # products of `_grouped_attention` on CPUs whose bfloat16 products have no AMX tiles,
+        # where sdpa's bfloat16 kernel took ~2/3 of a decode step (docs/performance.md)
+        self.grouped_decode = (
+            self.device.type == "cpu" and self.dtype == torch.bfloat16 and not amx_tiles()
+        )
         half = torch.arange(0, self.head_dim, 2, dtype=torch.int64, device=self.device)
         self.inv_freq = 1.0 / theta ** (half.float() / self.head_dim)  # [D/2], float32
 
@@ -230,6 +237,21 @@ def _additive(visible: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     return torch.zeros(visible.shape, dtype=dtype, device=visible.device).masked_fill_(
         ~visible, float("-inf")
     )
+
+
+def _grouped_attention(
+    q: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor
+) -> torch.Tensor:
+    """Attention of one new token per row: q [B, h, 1, D] against keys and values
+    [B, kv, T, D], each key/value head serving its group of h / kv consecutive query heads (as
+    sdpa's `enable_gqa`) without copying it per head; `mask` [B, 1, 1, T] additive, float32.
+    Scores and softmax in float32, the products in the inputs' dtype."""
+    b, h, _, d = q.shape
+    kv = keys.shape[1]
+    grouped = q.reshape(b, kv, h // kv, d)  # [B, kv, g, D]
+    scores = torch.matmul(grouped, keys.transpose(-1, -2)).float() * d**-0.5 + mask
+    weights = torch.softmax(scores, dim=-1).to(values.dtype)  # [B, kv, g, T]
+    return torch.matmul(weights, values).reshape(b, h, 1, d)
 
 
 def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
@@ -448,16 +470,20 @@ class LlamaBatch:
         cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]
         visible = (torch.arange(t, device=w.device) <= pos.unsqueeze(-1))[:, None, None, :]
-        mask = _additive(visible, w.dtype)  # once per step, not once per layer inside sdpa
+        # once per step, not once per layer inside the attention
+        mask = _additive(visible, torch.float32 if w.grouped_decode else w.dtype)
         x = w.embed[tokens].unsqueeze(1)  # [B, 1, H]
         for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
             q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [B, h, 1, D]
             keys, values = self.k[layer], self.v[layer]
             keys[rows, :, pos] = k[:, :, 0]
             values[rows, :, pos] = v[:, :, 0]
-            attn = F.scaled_dot_product_attention(
-                q, keys[:b, :, :t], values[:b, :, :t], attn_mask=mask, enable_gqa=True
-            )
+            if w.grouped_decode:
+                attn = _grouped_attention(q, keys[:b, :, :t], values[:b, :, :t], mask)
+            else:
+                attn = F.scaled_dot_product_attention(
+                    q, keys[:b, :, :t], values[:b, :, :t], attn_mask=mask, enable_gqa=True
+                )
             x = x + o(attn.transpose(1, 2).reshape(b, 1, -1))
             x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
         self.lens = pos + 1

@@ -278,7 +278,8 @@ def test_prepacked_and_plain_decoders_sample_the_same_logits(tiny: tuple[Any, An
 
 def test_grouped_attention_computes_what_sdpa_does() -> None:
     """Decode attention of rows of different lengths (an additive mask) with 6 query heads on
-    2 key/value heads: the grouped products equal sdpa's enable_gqa in float32."""
+    2 key/value heads: the grouped products equal sdpa's enable_gqa in float32, also when the
+    keys and values carry padding rows."""
     g = torch.Generator().manual_seed(0)
     q = torch.randn(3, 6, 1, 8, generator=g)
     keys, values = (torch.randn(3, 2, 7, 8, generator=g) for _ in range(2))
@@ -289,6 +290,10 @@ def test_grouped_attention_computes_what_sdpa_does() -> None:
         q, keys, values, attn_mask=mask, enable_gqa=True
     )
     torch.testing.assert_close(llama._grouped_attention(q, keys, values, mask), want)
+    # rows of keys past q's are padding (a fourth slot, all visible): same output for the three
+    padded = [torch.cat([x, torch.randn(1, *x.shape[1:], generator=g)]) for x in (keys, values)]
+    mask4 = torch.cat([mask, torch.zeros(1, 1, 1, 7)])
+    torch.testing.assert_close(llama._grouped_attention(q, *padded, mask4), want)
 
 
 @pytest.mark.parametrize("amx", [False, True])
@@ -313,3 +318,27 @@ def test_bfloat16_decode_attention_by_machine(
             gap = (torch.log_softmax(got, -1) - torch.log_softmax(want, -1)).abs().mean()
             assert gap < 0.005, gap
             tokens = want.argmax(-1)
+
+
+def test_grouped_decode_attention_runs_on_few_shapes(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its products see rows rounded up to DECODE_ROWS_MULTIPLE and positions to
+    SLOTS_MULTIPLE (oneDNN compiles bfloat16 kernels per shape), whatever the batch."""
+    model, _ = tiny
+    seen: list[tuple[int, ...]] = []
+    attend = llama._grouped_attention
+
+    def spy(q: torch.Tensor, keys: torch.Tensor, *rest: torch.Tensor) -> torch.Tensor:
+        seen.append((q.shape[0], *keys.shape))
+        return attend(q, keys, *rest)
+
+    monkeypatch.setattr(llama, "_grouped_attention", spy)
+    weights = LlamaWeights(model, torch.bfloat16)
+    weights.grouped_decode = True
+    batch = LlamaBatch(weights)
+    with torch.no_grad():
+        tokens = batch.prefill(prompts(3)).argmax(-1)
+        batch.step(tokens)
+    rows, slots, _, positions, _ = seen[0]
+    assert rows == 3 and slots == llama.DECODE_ROWS_MULTIPLE and positions == llama.SLOTS_MULTIPLE

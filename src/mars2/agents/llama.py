@@ -45,6 +45,12 @@ SLOTS_MULTIPLE = 64
 # a new prompt length each prefill would compile again and grow that cache (docs/performance.md).
 # The extra positions are right padding like the shorter rows' (cached, never attended to).
 PREFILL_MULTIPLE = 32
+# The grouped decode attention (`_grouped_attention`) runs on rows rounded up to this and
+# positions rounded up to SLOTS_MULTIPLE, for the same reason: a decode step's rows and length
+# change nearly every step, and every [rows, positions] pair compiled its own bfloat16 kernels
+# (~1 MB each; +0.9 GB in a main job, docs/performance.md). The extra rows and positions are
+# masked or dropped.
+DECODE_ROWS_MULTIPLE = 8
 # A PromptCache's default budget: ~23k SmolLM2 positions in bf16 (~11k in fp32). An evaluation
 # of 100 problems comes back to a problem's prompt after the 99 others (~12k positions): with
 # less, least-recently-used eviction would drop every prompt just before its reuse. A training
@@ -243,15 +249,18 @@ def _grouped_attention(
     q: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor
 ) -> torch.Tensor:
     """Attention of one new token per row: q [B, h, 1, D] against keys and values
-    [B, kv, T, D], each key/value head serving its group of h / kv consecutive query heads (as
-    sdpa's `enable_gqa`) without copying it per head; `mask` [B, 1, 1, T] additive, float32.
-    Scores and softmax in float32, the products in the inputs' dtype."""
+    [R, kv, T, D] (R >= B: rows past B are padding, their output dropped), each key/value head
+    serving its group of h / kv consecutive query heads (as sdpa's `enable_gqa`) without
+    copying it per head; `mask` [R, 1, 1, T] additive, float32. Scores and softmax in float32,
+    the products in the inputs' dtype."""
     b, h, _, d = q.shape
-    kv = keys.shape[1]
+    r, kv = keys.shape[:2]
     grouped = q.reshape(b, kv, h // kv, d)  # [B, kv, g, D]
+    if r > b:
+        grouped = torch.cat([grouped, grouped.new_zeros(r - b, *grouped.shape[1:])])
     scores = torch.matmul(grouped, keys.transpose(-1, -2)).float() * d**-0.5 + mask
-    weights = torch.softmax(scores, dim=-1).to(values.dtype)  # [B, kv, g, T]
-    return torch.matmul(weights, values).reshape(b, h, 1, d)
+    weights = torch.softmax(scores, dim=-1).to(values.dtype)  # [R, kv, g, T]
+    return torch.matmul(weights, values)[:b].reshape(b, h, 1, d)
 
 
 def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
@@ -465,13 +474,18 @@ class LlamaBatch:
         w, b = self.w, self.size
         pos = self.lens  # where each row's new token goes
         t = int(pos.max()) + 1  # positions attended to, the new token's included
-        self._reserve(b, t)
+        span = (b, t)  # the rows and positions the attention runs on
+        if w.grouped_decode:  # few shapes (DECODE_ROWS_MULTIPLE)
+            span = (b + -b % DECODE_ROWS_MULTIPLE, t + -t % SLOTS_MULTIPLE)
+        self._reserve(*span)
         rows = torch.arange(b, device=w.device)
         cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]
-        visible = (torch.arange(t, device=w.device) <= pos.unsqueeze(-1))[:, None, None, :]
+        visible = torch.arange(span[1], device=w.device) <= pos.unsqueeze(-1)
         # once per step, not once per layer inside the attention
-        mask = _additive(visible, torch.float32 if w.grouped_decode else w.dtype)
+        mask = _additive(visible[:, None, None, :], torch.float32 if w.grouped_decode else w.dtype)
+        if span[0] > b:  # padding rows: see everything (finite), dropped after
+            mask = torch.cat([mask, mask.new_zeros(span[0] - b, *mask.shape[1:])])
         x = w.embed[tokens].unsqueeze(1)  # [B, 1, H]
         for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
             q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [B, h, 1, D]
@@ -479,7 +493,8 @@ class LlamaBatch:
             keys[rows, :, pos] = k[:, :, 0]
             values[rows, :, pos] = v[:, :, 0]
             if w.grouped_decode:
-                attn = _grouped_attention(q, keys[:b, :, :t], values[:b, :, :t], mask)
+                r, n = span
+                attn = _grouped_attention(q, keys[:r, :, :n], values[:r, :, :n], mask)
             else:
                 attn = F.scaled_dot_product_attention(
                     q, keys[:b, :, :t], values[:b, :, :t], attn_mask=mask, enable_gqa=True

@@ -74,10 +74,8 @@ def measure(
         "sdpa": LlamaWeights(model, torch.bfloat16),
         "grouped": LlamaWeights(model, torch.bfloat16),
     }
-    for name in ("plain", "sdpa", "grouped"):  # packed keeps the machine's choice
-        contenders[name].grouped_decode = name == "grouped" or (
-            name == "plain" and contenders["packed"].grouped_decode
-        )
+    # plain and packed keep the machine's choice of decode attention; these two force one each
+    contenders["sdpa"].grouped_decode, contenders["grouped"].grouped_decode = False, True
     rows: list[dict[str, Any]] = []
     with torch.no_grad():
         for rows_n, context in cases:

@@ -1,6 +1,6 @@
-"""`mars2 train` killed with SIGKILL at three moments of step 2 — while generating, between two
-agents' updates, while writing the checkpoint — then `--resume`d, reaches the same metrics as
-the uninterrupted run; and `mars2 eval` of that run loads the trained weights.
+"""`mars2 train` killed with SIGKILL at four moments of step 2 (the last) — while generating,
+between two agents' updates, while writing the checkpoint, while evaluating — then `--resume`d,
+reaches the same metrics as the uninterrupted run; and `mars2 eval` of that run loads the trained weights.
 
 The kill is deterministic: the killed run is `mars2 train` started by a small driver (DRIVER
 below, test code only) that wraps one function of the product, and at the chosen moment writes a
@@ -105,6 +105,15 @@ elif moment == "checkpoint":  # step 2's checkpoint: written to a temporary name
             return _real(src, dst, *args, **kwargs)
 
         setattr(os, name, spy_move)
+elif moment == "evaluation":  # step 2's final evaluation: its checkpoint is written, no line yet
+    evaluate = loop.Trainer.evaluate
+
+    def spy_evaluate(self, *args, **kwargs):
+        if self.step == 2:
+            hang()
+        return evaluate(self, *args, **kwargs)
+
+    loop.Trainer.evaluate = spy_evaluate
 
 sys.exit(main(["train", *sys.argv[3:]]))
 """
@@ -144,7 +153,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Itera
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
-@pytest.mark.parametrize("moment", ["generation", "update", "checkpoint"])
+@pytest.mark.parametrize("moment", ["generation", "update", "checkpoint", "evaluation"])
 def test_sigkill_then_resume_matches_uninterrupted(
     reference: Path, tmp_path: Path, moment: str
 ) -> None:
@@ -159,12 +168,10 @@ def test_sigkill_then_resume_matches_uninterrupted(
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     assert marker.is_file(), (tmp_path / "killed.log").read_text()[-3000:]
-    # Killed inside step 2: step 1's checkpoint is the latest complete one.
-    assert "000001" in pointer(out)
-    if moment == "checkpoint":  # step 2 was over and logged; its checkpoint never landed
-        assert [r["step"] for r in metrics(out)] == [0, 1, 2]
-    else:
-        assert [r["step"] for r in metrics(out)] == [0, 1]
+    # A step's checkpoint comes before its evaluation and its line: killed inside step 2, the
+    # run has step 1's line, and step 2's checkpoint only when killed while evaluating.
+    assert [r["step"] for r in metrics(out)] == [0, 1]
+    assert ("000002" if moment == "evaluation" else "000001") in pointer(out)
 
     resumed = train(out, resume=True)
     assert resumed.returncode == 0, resumed.stderr[-3000:]

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mars2 import jsonl
 from mars2.api import team_config
 from mars2.config import Config, apply_overrides, build, dump_yaml, load_config, to_dict
 from mars2.errors import UserError
@@ -27,6 +26,7 @@ from mars2.evaluation import record as eval_record
 from mars2.evaluation.protocol import differences, differing_fields, protocol
 from mars2.experiment.spec import Arm, Experiment, FinalEval
 from mars2.rundir import ExperimentDir, RunDir
+from mars2.training.logger import logged_steps
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class PlannedRun:
     def finished(self) -> bool:
         if not self.final_eval.is_file():
             return False
-        return self.arm.eval_only or self.final_step in logged_steps(self.folder)
+        return self.arm.eval_only or self.final_step in logged_steps(self.dir.metrics)
 
     def final_evals(self) -> list[PlannedEval]:
         """Its final evaluations in the file's order, each agent in the team's order."""
@@ -168,14 +168,6 @@ class PlannedEval:
 
 
 Job = PlannedRun | PlannedEval
-
-
-def logged_steps(folder: Path) -> set[int]:
-    """Steps with a line in folder/metrics.jsonl (a cut last line is skipped, mars2.jsonl)."""
-    file = RunDir(folder).metrics
-    if not file.is_file():
-        return set()
-    return {int(row["step"]) for _, row in jsonl.read(file, warn=False) if "step" in row}
 
 
 def run_folder(out: Path, arm: str, seed: int) -> Path:

@@ -84,3 +84,8 @@ def read_rows(path: Path, *, warn: bool = True) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     return [row for _, row in jsonl.read(path, warn=warn)]
+
+
+def logged_steps(path: Path) -> set[int]:
+    """The steps with a line in metrics.jsonl `path` (a cut last line is skipped, mars2.jsonl)."""
+    return {int(row["step"]) for row in read_rows(path, warn=False) if "step" in row}

@@ -30,7 +30,7 @@ from mars2.rollout.collapse import distinct_programs, policy_figures
 from mars2.rollout.orchestrator import Executor
 from mars2.rundir import RunDir, step_name
 from mars2.training import checkpoint
-from mars2.training.logger import MetricsLogger
+from mars2.training.logger import MetricsLogger, logged_steps
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
 from mars2.treesearch.metrics import independent_attempts, summarize
 from mars2.types import Problem, Sample
@@ -136,6 +136,7 @@ class Trainer:
         self.policies = self.placement.policies
         self.stream = ProblemStream(self.problems, config.seed)
         self.step = 0
+        self.unlogged: dict[str, Any] | None = None  # see load_state_dict
 
     def _search_config(self) -> SearchConfig:
         """The training rollout's search (`grpo`: n independent samples). Evaluations use
@@ -386,6 +387,8 @@ class Trainer:
                 )
             learner.load_state_dict(saved[name])
         self.step = state["step"]
+        # the step's training metrics, saved before its evaluation and line (absent in older runs)
+        self.unlogged = state.get("metrics")
         self.stream.cursor = state["cursor"]
         for agent_id, trained in enumerate(self.learners):
             if trained is not None:
@@ -415,23 +418,26 @@ class Trainer:
                     last.update(base)
                     if on_step:
                         on_step(base)
+                if self.unlogged is not None and self.step not in logged_steps(self.run.metrics):
+                    # resumed from a checkpoint whose step's evaluation or line never landed
+                    closed = self._close_step(self.unlogged, sandbox, loop, each_agent, logger)
+                    last.update(closed)
+                    if on_step:
+                        on_step(closed)
                 while self.step < config.train.steps:
                     metrics = self.train_step(train_rollout, loop)
                     self.step += 1
-                    every = config.eval.every
-                    final = self.step == config.train.steps
-                    if final or (every and self.step % every == 0):
-                        metrics.update(self._timed_evaluate(sandbox, loop, each_agent and final))
-                    logger.log(metrics)
-                    last.update(metrics)
                     every = config.train.checkpoint_every
                     if self.step == config.train.steps or (every and self.step % every == 0):
+                        # before the step's evaluation: a crash there costs the evaluation only
                         checkpoint.save(
                             self.run_dir,
                             self.step,
-                            self.state_dict(),
+                            {**self.state_dict(), "metrics": metrics},
                             keep=config.train.keep_checkpoints,
                         )
+                    metrics = self._close_step(metrics, sandbox, loop, each_agent, logger)
+                    last.update(metrics)
                     if on_step:
                         on_step(metrics)
         finally:
@@ -445,6 +451,23 @@ class Trainer:
             loop.close()
             logger.close()
         return last
+
+    def _close_step(
+        self,
+        metrics: dict[str, Any],
+        sandbox: Executor,
+        loop: asyncio.AbstractEventLoop,
+        each_agent: bool,
+        logger: MetricsLogger,
+    ) -> dict[str, Any]:
+        """The end of step `self.step`: its evaluation when one is due, then its metrics line."""
+        every = self.config.eval.every
+        final = self.step == self.config.train.steps
+        metrics = dict(metrics)
+        if final or (every and self.step % every == 0):
+            metrics.update(self._timed_evaluate(sandbox, loop, each_agent and final))
+        logger.log(metrics)
+        return metrics
 
     def _orchestrator(self, sandbox: Executor) -> Orchestrator:
         return Orchestrator(

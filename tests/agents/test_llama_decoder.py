@@ -342,3 +342,41 @@ def test_grouped_decode_attention_runs_on_few_shapes(
         batch.step(tokens)
     rows, slots, _, positions, _ = seen[0]
     assert rows == 3 and slots == llama.DECODE_ROWS_MULTIPLE and positions == llama.SLOTS_MULTIPLE
+
+
+def test_grouped_decode_reads_the_whole_cache_in_place_and_trims_it(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The grouped decode attention gets a prefix of the cache's rows with all its positions
+    (one dense block: no copy), the unused positions masked, and matches transformers; when the
+    long row leaves, the cache is cut back to what the short rows can still need."""
+    monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)
+    monkeypatch.setattr(llama, "CACHE_SLACK", 16)
+    model, _ = tiny
+    seen: list[tuple[bool, int]] = []
+    attend = llama._grouped_attention
+
+    def spy(q: torch.Tensor, keys: torch.Tensor, *rest: torch.Tensor) -> torch.Tensor:
+        seen.append((keys.is_contiguous(), keys.shape[2]))
+        return attend(q, keys, *rest)
+
+    monkeypatch.setattr(llama, "_grouped_attention", spy)
+    weights = LlamaWeights(model)  # float32: the logits match transformers to ATOL
+    weights.grouped_decode = True
+    batch = LlamaBatch(weights, headroom=4)
+    g = torch.Generator().manual_seed(1)
+    rows = [*prompts(2), torch.randint(3, 500, (90,), generator=g).tolist()]
+    with torch.no_grad():
+        logits = batch.prefill(rows)
+        for step in range(6):
+            for row, got in zip(rows, logits, strict=True):
+                assert torch.allclose(got, reference(model, row), atol=ATOL), step
+            if step == 2:  # the long row leaves
+                batch.keep([0, 1])
+                rows, logits = rows[:2], logits[:2]
+            tokens = logits.argmax(-1)
+            rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
+            seen.clear()
+            logits = batch.step(tokens)
+            assert seen and all(dense and n == batch.capacity[1] for dense, n in seen)
+            assert batch.capacity[1] == (96 if step < 2 else 24), step  # 17 + 2 + 4 -> 24

@@ -51,6 +51,13 @@ PREFILL_MULTIPLE = 32
 # (~1 MB each; +0.9 GB in a main job, docs/performance.md). The extra rows and positions are
 # masked or dropped.
 DECODE_ROWS_MULTIPLE = 8
+# The grouped decode attention reads all of the cache's positions, the rows' unused ones masked:
+# a batched product reads a prefix of the cache's rows in place, but copies a slice of its
+# positions first (the slice's batch stride is not dense), which cost 6x the product itself in
+# bfloat16 and made a decode step 1.4-1.8x slower (docs/performance.md). So the cache is cut
+# back when it holds more than this many positions beyond what its rows can still need (a long
+# prompt's rows retired), which bounds what the masked positions cost.
+CACHE_SLACK = 2 * SLOTS_MULTIPLE
 # A PromptCache's default budget: ~23k SmolLM2 positions in bf16 (~11k in fp32). An evaluation
 # of 100 problems comes back to a problem's prompt after the 99 others (~12k positions): with
 # less, least-recently-used eviction would drop every prompt just before its reuse. A training
@@ -378,6 +385,16 @@ class LlamaBatch:
                 else:
                     cache.append(new)
 
+    def _trim(self, need: int) -> None:
+        """Cut the cache's positions to `need` rounded up to SLOTS_MULTIPLE when it holds more
+        than CACHE_SLACK beyond that (`need`: at least every row's final length)."""
+        length = need + -need % SLOTS_MULTIPLE
+        if self.capacity[1] <= length + CACHE_SLACK:
+            return
+        for cache in (self.k, self.v):
+            for layer, x in enumerate(cache):  # a layer at a time: one old and one new copy
+                cache[layer] = x[:, :, :length].contiguous()
+
     def prefill(self, prompts: list[list[int]]) -> torch.Tensor:
         """Add rows for `prompts`; return their next-token logits [n, V] (float32).
 
@@ -475,9 +492,12 @@ class LlamaBatch:
         pos = self.lens  # where each row's new token goes
         t = int(pos.max()) + 1  # positions attended to, the new token's included
         span = (b, t)  # the rows and positions the attention runs on
-        if w.grouped_decode:  # few shapes (DECODE_ROWS_MULTIPLE)
+        if w.grouped_decode:  # few shapes (DECODE_ROWS_MULTIPLE); all the cache's positions
+            self._trim(t - 1 + max(self.headroom, 1))  # (CACHE_SLACK), kept near the rows' need
             span = (b + -b % DECODE_ROWS_MULTIPLE, t + -t % SLOTS_MULTIPLE)
         self._reserve(*span)
+        if w.grouped_decode:
+            span = (span[0], self.capacity[1])
         rows = torch.arange(b, device=w.device)
         cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]

@@ -34,13 +34,18 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(autouse=True)
 def cpu_without_amx(monkeypatch: pytest.MonkeyPatch) -> None:
-    """In-process learners resolve `train.precision: auto` as on a CPU without AMX tiles (fp32):
-    the tests that check updates exactly (micro-batching, chunked logits, logp_diff) compare
-    float32 numbers, and on an AMX machine `auto` would train in bfloat16. Tests of `auto`
-    itself patch the probe again; subprocesses run configs that say `precision: fp32`."""
+    """In-process learners resolve `train.precision: auto` as on a CPU without AMX tiles whose
+    bfloat16 products measured no faster than float32 ones (fp32): the tests that check updates
+    exactly (micro-batching, chunked logits, logp_diff) compare float32 numbers, and on an AMX
+    machine, or one where bfloat16 products measure faster (`machine.bf16_product_speedup`),
+    `auto` would train in bfloat16. Tests of `auto` itself patch the probes again; subprocesses
+    run configs that say `precision: fp32`."""
     import torch
 
+    from mars2 import machine
+
     monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: False, raising=False)
+    monkeypatch.setattr(machine, "bf16_product_speedup", lambda: 0.0)
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ import torch
 from mars2 import machine
 from mars2.training.trainable import resolve_precision
 
+MEASURED = machine.bf16_product_speedup  # at import, before any fixture patches it
+
 
 def test_the_cpu_is_named_from_cpuinfo(tmp_path: Path) -> None:
     info = tmp_path / "cpuinfo"
@@ -20,14 +22,35 @@ def test_the_cpu_is_named_from_cpuinfo(tmp_path: Path) -> None:
     assert isinstance(machine.cpu_model(tmp_path / "missing"), str)  # platform's answer
 
 
-def test_amx_decides_auto_precision_and_is_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_amx_or_a_measured_speedup_decides_auto_precision_and_is_recorded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     cpu = torch.device("cpu")
-    for amx, precision in ((True, "bf16"), (False, "fp32")):
+    for amx, speedup, precision in (
+        (True, 0.6, "bf16"),
+        (False, 0.6, "fp32"),
+        (False, 2.0, "bf16"),
+    ):
         monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda amx=amx: amx)
+        monkeypatch.setattr(machine, "bf16_product_speedup", lambda speedup=speedup: speedup)
         assert machine.amx_tiles() is amx and resolve_precision("auto", cpu) == precision
         facts = machine.facts()
-        assert facts["amx"] is amx
+        assert facts["amx"] is amx and facts["bf16_speedup"] == speedup
         assert facts["cpu_bf16"] or not amx  # AMX tiles multiply bfloat16 natively
+
+
+def test_the_bf16_speedup_is_measured_once_and_zero_without_native_bf16(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    probe = MEASURED  # the real probe (conftest's cpu_without_amx patches it)
+    probe.cache_clear()
+    monkeypatch.setattr(machine, "cpu_has_bfloat16", lambda: False)
+    assert probe() == 0.0
+    probe.cache_clear()
+    monkeypatch.setattr(machine, "cpu_has_bfloat16", lambda: True)
+    first = probe()
+    assert first > 0.0 and probe() == first  # measured, then kept
+    probe.cache_clear()
 
 
 def test_facts_are_one_json_line_with_the_versions() -> None:

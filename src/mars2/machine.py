@@ -3,7 +3,8 @@ versions and hardware a run writes each time it starts (RUN/environment.jsonl, m
 Importing it does not import torch (`mars2 doctor` runs without torch).
 
 A run's numbers depend on more than its config: `train.precision: auto` trains in bfloat16 on a
-CPU with AMX tiles and in float32 on one without, and kernels change between torch versions. A
+CPU with AMX tiles or whose bfloat16 products measure faster (`bf16_product_speedup`) and in
+float32 on others, and kernels change between torch versions. A
 run resumed on another machine is two machines' work; each start appends one line, so every
 step's machine can be looked up (the line's `step` is the first step it ran).
 
@@ -15,9 +16,11 @@ every step's and benchmark's wall time, so a slow figure can be told from a slow
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import os
 import platform
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,35 @@ def cpu_has_bfloat16() -> bool:
 
     avx512_bf16 = getattr(torch.cpu, "_is_avx512_bf16_supported", lambda: False)
     return bool(avx512_bf16()) or amx_tiles()
+
+
+# `train.precision: auto` trains in bfloat16 on a CPU without AMX tiles when its bfloat16 matrix
+# products measure at least this much faster than float32 ones. CPUs that report AVX512-BF16
+# differ: on one (2026-12-02) oneDNN's bfloat16 product took 1.6x the float32 one; on a 2-core
+# AMD EPYC (2026-12-04) it took 0.43x, and the bfloat16 learner 0.6x (docs/performance.md).
+BF16_MIN_SPEEDUP = 1.25
+
+
+@functools.cache
+def bf16_product_speedup() -> float:
+    """Float32 over bfloat16 time of one learner-sized matrix product on this CPU (SmolLM2's
+    MLP: [1024 x 576] by [576 x 1536]), the best of 4 interleaved timings each (~0.1-0.2 s, once
+    per process); 0.0 where the CPU has no native bfloat16 (its products are emulated)."""
+    if not cpu_has_bfloat16():
+        return 0.0
+    import torch
+
+    g = torch.Generator().manual_seed(0)
+    x, w = torch.randn(1024, 576, generator=g), torch.randn(1536, 576, generator=g)
+    pairs = {"fp32": (x, w), "bf16": (x.bfloat16(), w.bfloat16())}
+    best = dict.fromkeys(pairs, float("inf"))
+    with torch.no_grad():
+        for _ in range(4):  # the first round also builds oneDNN's kernels: the best one counts
+            for name, (a, b) in pairs.items():
+                start = time.perf_counter()
+                torch.nn.functional.linear(a, b)
+                best[name] = min(best[name], time.perf_counter() - start)
+    return best["fp32"] / best["bf16"]
 
 
 def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
@@ -101,5 +133,6 @@ def facts() -> dict[str, Any]:
         "torch_threads": torch.get_num_threads(),
         "cpu_bf16": cpu_has_bfloat16(),
         "amx": amx_tiles(),
+        "bf16_speedup": round(bf16_product_speedup(), 2),
         "gpus": gpus,
     }

@@ -10,6 +10,7 @@ import torch
 from transformers import LlamaForCausalLM
 
 from learner_fixtures import _Tok, grouped_samples, samples, tiny_model
+from mars2 import machine
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
 from mars2.rl.logprobs import PACK_MULTIPLE
@@ -378,7 +379,11 @@ def test_auto_precision_is_bf16_only_where_bf16_products_are_fast(
 ) -> None:
     cpu = torch.device("cpu")
     monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: False)
-    assert resolve_precision("auto", cpu) == "fp32"  # AVX512-BF16 alone measured slower
+    monkeypatch.setattr(machine, "bf16_product_speedup", lambda: 0.6)  # measured slower
+    assert resolve_precision("auto", cpu) == "fp32"
+    monkeypatch.setattr(machine, "bf16_product_speedup", lambda: 2.0)  # measured faster
+    assert resolve_precision("auto", cpu) == "bf16"
+    monkeypatch.setattr(machine, "bf16_product_speedup", lambda: 0.0)
     monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: True)
     assert resolve_precision("auto", cpu) == "bf16"
     assert resolve_precision("fp32", cpu) == "fp32" and resolve_precision("bf16", cpu) == "bf16"

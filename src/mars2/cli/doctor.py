@@ -12,7 +12,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mars2.machine import amx_tiles, cpu_has_bfloat16, installed_version
+from mars2.machine import (
+    BF16_MIN_SPEEDUP,
+    amx_tiles,
+    bf16_product_speedup,
+    cpu_has_bfloat16,
+    installed_version,
+)
 from mars2.paths import cache_dir
 from mars2.version import __version__
 
@@ -86,9 +92,19 @@ def _torch_rows() -> list[Row]:
         else "not native: rollouts run in float32 (slower)"
     )
     rows.append(("cpu bfloat16", native, bf16, "" if native else "a CPU with AMX"))
-    learner = "bf16 (AMX tiles)" if amx_tiles() else "fp32 (no AMX tiles)"
-    rows.append(("train.precision auto", True, learner, ""))
+    rows.append(("train.precision auto", True, _auto_precision(), ""))
     return rows
+
+
+def _auto_precision() -> str:
+    """What `train.precision: auto` trains in on this CPU, and why (`resolve_precision`)."""
+    if amx_tiles():
+        return "bf16 (AMX tiles)"
+    speedup = bf16_product_speedup()
+    if not speedup:
+        return "fp32 (no native bfloat16)"
+    chosen = "bf16" if speedup >= BF16_MIN_SPEEDUP else "fp32"
+    return f"{chosen} (a bfloat16 product measured {speedup:.1f}x as fast as float32)"
 
 
 def _model_rows() -> list[Row]:

@@ -10,10 +10,9 @@ from typing import Any
 import torch
 from torch.utils.checkpoint import checkpoint
 
-from mars2 import seeds
+from mars2 import machine, seeds
 from mars2.agents.models import base_model
 from mars2.config import AgentConfig
-from mars2.machine import amx_tiles
 
 
 def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default", seed: int = 0) -> Any:
@@ -128,11 +127,14 @@ def engine_uses_snapshot(model: Any, agent: AgentConfig) -> bool:
 
 def resolve_precision(setting: str, device: torch.device) -> str:
     """`TrainConfig.precision` with `auto` resolved for `device`: `bf16` where bfloat16 matrix
-    products are fast (a CUDA GPU that supports them, a CPU with AMX tiles), else `fp32`."""
+    products are fast (a CUDA GPU that supports them, a CPU with AMX tiles or whose bfloat16
+    products measure `machine.BF16_MIN_SPEEDUP` times faster than float32 ones), else `fp32`."""
     if setting != "auto":
         return setting
     if device.type == "cuda":
         return "bf16" if torch.cuda.is_bf16_supported() else "fp32"
-    if device.type == "cpu" and amx_tiles():
+    if device.type == "cpu" and (
+        machine.amx_tiles() or machine.bf16_product_speedup() >= machine.BF16_MIN_SPEEDUP
+    ):
         return "bf16"
     return "fp32"

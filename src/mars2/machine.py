@@ -74,6 +74,12 @@ def bf16_product_speedup() -> float:
     return best["fp32"] / best["bf16"]
 
 
+def cpu_trains_bf16() -> bool:
+    """Whether `train.precision: auto` trains in bfloat16 on this CPU: AMX tiles, or bfloat16
+    products measured at least BF16_MIN_SPEEDUP times as fast as float32 ones."""
+    return amx_tiles() or bf16_product_speedup() >= BF16_MIN_SPEEDUP
+
+
 def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     """The processor's name (`model name` of /proc/cpuinfo on Linux, else what `platform`
     knows; "" when nothing names it)."""

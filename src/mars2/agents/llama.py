@@ -45,11 +45,11 @@ SLOTS_MULTIPLE = 64
 # a new prompt length each prefill would compile again and grow that cache (docs/performance.md).
 # The extra positions are right padding like the shorter rows' (cached, never attended to).
 PREFILL_MULTIPLE = 32
-# The grouped decode attention (`_grouped_attention`) runs on rows rounded up to this and
-# positions rounded up to SLOTS_MULTIPLE, for the same reason: a decode step's rows and length
-# change nearly every step, and every [rows, positions] pair compiled its own bfloat16 kernels
-# (~1 MB each; +0.9 GB in a main job, docs/performance.md). The extra rows and positions are
-# masked or dropped.
+# The grouped decode attention (`_grouped_attention`) runs on rows rounded up to this and on
+# the cache's positions (a multiple of SLOTS_MULTIPLE; CACHE_SLACK), for the same reason: a
+# decode step's rows and length change nearly every step, and every [rows, positions] pair
+# compiled its own bfloat16 kernels (~1 MB each; +0.9 GB in a main job, docs/performance.md).
+# The extra rows and positions are masked or dropped.
 DECODE_ROWS_MULTIPLE = 8
 # The grouped decode attention reads all of the cache's positions, the rows' unused ones masked:
 # a batched product reads a prefix of the cache's rows in place, but copies a slice of its
@@ -491,13 +491,12 @@ class LlamaBatch:
         w, b = self.w, self.size
         pos = self.lens  # where each row's new token goes
         t = int(pos.max()) + 1  # positions attended to, the new token's included
-        span = (b, t)  # the rows and positions the attention runs on
-        if w.grouped_decode:  # few shapes (DECODE_ROWS_MULTIPLE); all the cache's positions
-            self._trim(t - 1 + max(self.headroom, 1))  # (CACHE_SLACK), kept near the rows' need
-            span = (b + -b % DECODE_ROWS_MULTIPLE, t + -t % SLOTS_MULTIPLE)
-        self._reserve(*span)
-        if w.grouped_decode:
-            span = (span[0], self.capacity[1])
+        rows_n = b + -b % DECODE_ROWS_MULTIPLE if w.grouped_decode else b
+        if w.grouped_decode:  # the cache kept near what its rows can still need (CACHE_SLACK)
+            self._trim(t - 1 + max(self.headroom, 1))
+        self._reserve(rows_n, t)
+        # the rows and positions the attention runs on: the grouped one, all the cache's
+        span = (rows_n, self.capacity[1] if w.grouped_decode else t)
         rows = torch.arange(b, device=w.device)
         cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]

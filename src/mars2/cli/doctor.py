@@ -13,10 +13,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from mars2.machine import (
-    BF16_MIN_SPEEDUP,
     amx_tiles,
     bf16_product_speedup,
     cpu_has_bfloat16,
+    cpu_trains_bf16,
     installed_version,
 )
 from mars2.paths import cache_dir
@@ -97,14 +97,16 @@ def _torch_rows() -> list[Row]:
 
 
 def _auto_precision() -> str:
-    """What `train.precision: auto` trains in on this CPU, and why (`resolve_precision`)."""
-    if amx_tiles():
-        return "bf16 (AMX tiles)"
+    """What `train.precision: auto` trains in on this CPU (`machine.cpu_trains_bf16`), and why."""
+    chosen = "bf16" if cpu_trains_bf16() else "fp32"
     speedup = bf16_product_speedup()
-    if not speedup:
-        return "fp32 (no native bfloat16)"
-    chosen = "bf16" if speedup >= BF16_MIN_SPEEDUP else "fp32"
-    return f"{chosen} (a bfloat16 product measured {speedup:.1f}x as fast as float32)"
+    if amx_tiles():
+        why = "AMX tiles"
+    elif not speedup:
+        why = "no native bfloat16"
+    else:
+        why = f"a bfloat16 product measured {speedup:.1f}x as fast as float32"
+    return f"{chosen} ({why})"
 
 
 def _model_rows() -> list[Row]:

@@ -133,8 +133,6 @@ def resolve_precision(setting: str, device: torch.device) -> str:
         return setting
     if device.type == "cuda":
         return "bf16" if torch.cuda.is_bf16_supported() else "fp32"
-    if device.type == "cpu" and (
-        machine.amx_tiles() or machine.bf16_product_speedup() >= machine.BF16_MIN_SPEEDUP
-    ):
+    if device.type == "cpu" and machine.cpu_trains_bf16():
         return "bf16"
     return "fp32"

@@ -128,9 +128,11 @@ class TrainConfig:
         "autocast, trainable weights, gradients and optimizer state in float32 (TRL's `bf16`); "
         "with LoRA and an engine that generates from a snapshot (the `llama` decoder), the "
         "frozen model and the residual stream between layers are bfloat16 too, as in the "
-        "engine's snapshot. `fp32`: all float32. `auto`: bf16 on a GPU that supports it and "
-        "on CPUs with AMX tiles, else fp32 (on CPUs with AVX512-BF16 but no AMX, bfloat16 matrix products "
-        "measured 1.6x slower than float32: docs/performance.md).",
+        "engine's snapshot. `fp32`: all float32. `auto`: bf16 on a GPU that supports it, on "
+        "CPUs with AMX tiles and on CPUs whose bfloat16 matrix products measure at least 1.25x "
+        "as fast as float32 ones (timed once per process; AVX512-BF16 CPUs differ: 1.6x slower "
+        "on one, 2.3x faster on another, docs/performance.md), else fp32. `mars2 doctor` shows "
+        "the choice.",
     )
     micro_batch_tokens: int = setting(
         1024,

@@ -47,8 +47,9 @@ class SearchConfig:
         2, "`best_first`: children per expanded node (the root gets `width` fresh attempts)."
     )
     trees_in_flight: int = setting(
-        32,
-        "Trees grown concurrently by the rollout orchestrator (what fills the engines' batches).",
+        64,
+        "Trees grown concurrently by the rollout orchestrator (what fills the engines' batches; "
+        "an engine runs at most `agents.N.max_batch_size` rows).",
     )
 
     def __post_init__(self) -> None:

@@ -78,18 +78,14 @@ def test_cache_holds_what_rows_need_and_headroom_avoids_growth(
             roomy.step(tokens)
         assert roomy.k[0] is held  # never reallocated (nor copied) mid-decode
 
-        # no headroom, or the grouped decode attention (which reads every cached position):
-        # the cache grows with its rows
-        grouped = LlamaWeights(model)
-        grouped.grouped_decode = True
-        for tight in (LlamaBatch(weights), LlamaBatch(grouped, headroom=12)):
-            tight.prefill(prompts(2))
-            assert tight.capacity[1] == 32
-            for _ in range(15):  # 32 positions: the 33rd grows the cache to 40, not to 64
-                tight.step(tokens)
-            assert tight.capacity[1] == 32
+        tight = LlamaBatch(weights)
+        tight.prefill(prompts(2))
+        assert tight.capacity[1] == 32
+        for _ in range(15):  # 32 positions: the 33rd grows the cache to 40, not to 64
             tight.step(tokens)
-            assert tight.capacity[1] == 40
+        assert tight.capacity[1] == 32
+        tight.step(tokens)
+        assert tight.capacity[1] == 40
 
 
 @pytest.mark.parametrize(
@@ -383,4 +379,4 @@ def test_grouped_decode_reads_the_whole_cache_in_place_and_trims_it(
             seen.clear()
             logits = batch.step(tokens)
             assert seen and all(dense and n == batch.capacity[1] for dense, n in seen)
-            assert batch.capacity[1] == (96 if step < 2 else 24), step  # 17 + 3 + 1 -> 24
+            assert batch.capacity[1] == (96 if step < 2 else 24), step  # 17 + 2 + 4 -> 24

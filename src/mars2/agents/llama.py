@@ -55,9 +55,8 @@ DECODE_ROWS_MULTIPLE = 8
 # a batched product reads a prefix of the cache's rows in place, but copies a slice of its
 # positions first (the slice's batch stride is not dense), which cost 6x the product itself in
 # bfloat16 and made a decode step 1.4-1.8x slower (docs/performance.md). So the cache is cut
-# back when it holds more than this many positions beyond what its rows hold (a long prompt's
-# rows retired), which bounds what the masked positions cost; and it grows with its rows rather
-# than reserving their `max_new_tokens` ahead (`LlamaBatch`).
+# back when it holds more than this many positions beyond what its rows can still need (a long
+# prompt's rows retired), which bounds what the masked positions cost.
 CACHE_SLACK = 2 * SLOTS_MULTIPLE
 # A PromptCache's default budget: ~23k SmolLM2 positions in bf16 (~11k in fp32). An evaluation
 # of 100 problems comes back to a problem's prompt after the 99 others (~12k positions): with
@@ -328,12 +327,8 @@ class LlamaBatch:
 
     `prompt_cache_bytes` bounds the `PromptCache` of recent prompts (0: no cache; requests with
     the same prompt in one `prefill` still share its computation). `headroom`: positions
-    reserved past each prompt when it is prefilled (the decoder's `max_new_tokens`) where the
-    decode attention reads only the positions its rows hold: its rows then never outgrow the
-    cache mid-decode, which would copy every row's keys and values. The grouped decode attention
-    reads every position of the cache instead, so there the cache holds what its rows hold,
-    grown SLOTS_MULTIPLE positions at a time (a copy per 64 positions costs less than reading
-    `headroom` unused ones at every step: docs/performance.md)."""
+    reserved past each prompt when it is prefilled (the decoder's `max_new_tokens`: its rows
+    then never outgrow the cache mid-decode, which would copy every row's keys and values)."""
 
     can_merge = True
 
@@ -368,11 +363,6 @@ class LlamaBatch:
         self.lens = self.lens[:0]
 
     @property
-    def _room(self) -> int:
-        """Positions reserved past a prompt at its prefill (the class's docstring)."""
-        return 1 if self.w.grouped_decode else max(self.headroom, 1)
-
-    @property
     def capacity(self) -> tuple[int, int]:
         """(slots, positions) the KV cache holds now."""
         return (self.k[0].shape[0], self.k[0].shape[2]) if self.k else (0, 0)
@@ -397,7 +387,7 @@ class LlamaBatch:
 
     def _trim(self, need: int) -> None:
         """Cut the cache's positions to `need` rounded up to SLOTS_MULTIPLE when it holds more
-        than CACHE_SLACK beyond that (`need`: at least the positions every row holds)."""
+        than CACHE_SLACK beyond that (`need`: at least every row's final length)."""
         length = need + -need % SLOTS_MULTIPLE
         if self.capacity[1] <= length + CACHE_SLACK:
             return
@@ -415,7 +405,7 @@ class LlamaBatch:
         keys = [tuple(p) for p in prompts]
         first: dict[tuple[int, ...], int] = {}
         leader = [first.setdefault(key, i) for i, key in enumerate(keys)]
-        self._reserve(start + n, max(map(len, keys)) + self._room)
+        self._reserve(start + n, max(map(len, keys)) + max(self.headroom, 1))
         logits: list[torch.Tensor | None] = [None] * n
         shared = [0] * n  # positions of row i copied from the cache
         todo = []  # rows whose prompt is computed here
@@ -502,8 +492,8 @@ class LlamaBatch:
         pos = self.lens  # where each row's new token goes
         t = int(pos.max()) + 1  # positions attended to, the new token's included
         rows_n = b + -b % DECODE_ROWS_MULTIPLE if w.grouped_decode else b
-        if w.grouped_decode:  # the cache kept near what its rows hold (CACHE_SLACK)
-            self._trim(t)
+        if w.grouped_decode:  # the cache kept near what its rows can still need (CACHE_SLACK)
+            self._trim(t - 1 + max(self.headroom, 1))
         self._reserve(rows_n, t)
         # the rows and positions the attention runs on: the grouped one, all the cache's
         span = (rows_n, self.capacity[1] if w.grouped_decode else t)

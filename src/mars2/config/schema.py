@@ -20,18 +20,18 @@ class Config:
     seed: int = setting(0, "Seed for search, sampling, data order and initialisation.")
     agents: tuple[AgentConfig, ...] = setting(
         (
-            AgentConfig(name="coder", lora_rank=16, max_batch_size=64),
+            AgentConfig(name="coder", lora_rank=16, max_batch_size=32),
             AgentConfig(
                 name="debugger",
                 role="debugger",
                 lora_rank=16,
-                max_batch_size=64,
+                max_batch_size=32,
                 share_with="coder",
             ),
         ),
         "The agents, in order (agent_id = index). Default (the main job, docs/training.md): "
         "two SmolLM2 agents, a coder and a debugger, training one LoRA adapter (rank 16) "
-        "together (`share_with`), in one engine of up to 64 rows.",
+        "together (`share_with`).",
     )
     search: SearchConfig = setting(SearchConfig(), "Tree search.")
     sandbox: SandboxConfig = setting(SandboxConfig(), "Code execution.")

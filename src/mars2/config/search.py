@@ -47,9 +47,8 @@ class SearchConfig:
         2, "`best_first`: children per expanded node (the root gets `width` fresh attempts)."
     )
     trees_in_flight: int = setting(
-        64,
-        "Trees grown concurrently by the rollout orchestrator (what fills the engines' batches; "
-        "an engine runs at most `agents.N.max_batch_size` rows).",
+        32,
+        "Trees grown concurrently by the rollout orchestrator (what fills the engines' batches).",
     )
 
     def __post_init__(self) -> None:

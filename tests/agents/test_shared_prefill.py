@@ -13,7 +13,8 @@ import torch
 
 from mars2.agents import llama
 from mars2.agents.hf import HFPolicy
-from mars2.agents.llama import LlamaBatch, LlamaWeights, PromptCache
+from mars2.agents.llama import LlamaBatch, LlamaWeights
+from mars2.agents.prompt_cache import PromptCache
 from mars2.config import AgentConfig
 
 ATOL = 1e-4  # float32 rounding: shared and unshared prefills sum in different orders

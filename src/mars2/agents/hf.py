@@ -34,7 +34,8 @@ import torch
 from mars2 import heap
 from mars2.agents.decode import Decoder, HFBatch, Row
 from mars2.agents.engine import ChatEngine, Pending
-from mars2.agents.llama import PROMPT_CACHE_BYTES, LlamaBatch, LlamaWeights, unsupported
+from mars2.agents.llama import LlamaBatch, LlamaWeights, unsupported
+from mars2.agents.prompt_cache import PROMPT_CACHE_BYTES
 from mars2.config import AgentConfig
 from mars2.machine import cpu_has_bfloat16
 from mars2.types import Completion
@@ -53,7 +54,7 @@ class HFPolicy(ChatEngine):
         prompt_cache_bytes: int = PROMPT_CACHE_BYTES,
     ) -> None:
         """`prompt_cache_bytes`: the llama decoder's cache of recent prompts' keys and values
-        (mars2.agents.llama.PromptCache; 0: none), emptied whenever the weights change."""
+        (mars2.agents.prompt_cache.PromptCache; 0: none), emptied whenever the weights change."""
         self.agent = agent
         self.prompt_cache_bytes = prompt_cache_bytes
         self._init_policy(agent.name or agent.model, seed)

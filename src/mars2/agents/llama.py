@@ -25,7 +25,6 @@ models (rope scaling, a Linear with a bias, ...); the engine then uses transform
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +32,7 @@ import torch
 import torch.nn.functional as F
 
 from mars2.agents.models import base_model
+from mars2.agents.prompt_cache import PROMPT_CACHE_BYTES, PromptCache
 from mars2.machine import amx_tiles
 
 # The cache's time capacity is the longest row's need rounded up to this, not doubled: a 32-row
@@ -58,11 +58,6 @@ DECODE_ROWS_MULTIPLE = 8
 # back when it holds more than this many positions beyond what its rows can still need (a long
 # prompt's rows retired), which bounds what the masked positions cost.
 CACHE_SLACK = 2 * SLOTS_MULTIPLE
-# A PromptCache's default budget: ~23k SmolLM2 positions in bf16 (~11k in fp32). An evaluation
-# of 100 problems comes back to a problem's prompt after the 99 others (~12k positions): with
-# less, least-recently-used eviction would drop every prompt just before its reuse. A training
-# step fills only what its rollout uses (every weight sync empties the cache).
-PROMPT_CACHE_BYTES = 512 * 2**20
 _MIN_SHARED = 8  # shared positions worth copying from the cache rather than recomputing
 # Rows a prepacked weight's layout is tuned for (`Projection`): measured on the bundled model,
 # 64 kept the decode-sized products (1-32 rows) 1.4-1.5x faster than `x @ w.T` without slowing
@@ -274,51 +269,6 @@ def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tens
     half = x.shape[-1] // 2
     rotated = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
     return x * cos + rotated * sin
-
-
-class PromptCache:
-    """Keys, values and next-token logits of recently prefilled prompts, by token ids; the least
-    recently used go first when the entries outgrow `max_bytes`. Valid for one set of weights:
-    a batch owns one, and a new snapshot of the weights gets a new batch."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        # ids -> (keys [L, n_kv, len, D], values, logits [V] after the last position)
-        self.entries: OrderedDict[tuple[int, ...], tuple[torch.Tensor, ...]] = OrderedDict()
-
-    def match(self, prompt: tuple[int, ...]) -> tuple[int, tuple[torch.Tensor, ...] | None]:
-        """(positions shared, entry) for the entry sharing the longest prefix with `prompt`."""
-        best, key = 0, None
-        for ids in self.entries:
-            n = _common_prefix(ids, prompt)
-            if n > best:
-                best, key = n, ids
-        if key is None:
-            return 0, None
-        self.entries.move_to_end(key)
-        return best, self.entries[key]
-
-    def add(self, prompt: tuple[int, ...], entry: tuple[torch.Tensor, ...]) -> None:
-        size = sum(x.numel() * x.element_size() for x in entry)
-        if prompt in self.entries or size > self.max_bytes:
-            return
-        while self.bytes + size > self.max_bytes:
-            _, old = self.entries.popitem(last=False)
-            self.bytes -= sum(x.numel() * x.element_size() for x in old)
-        self.entries[prompt] = entry
-        self.bytes += size
-
-
-def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> int:
-    """Length of the common prefix of `a` and `b` (binary search over C-speed slice compares)."""
-    lo, hi = 0, min(len(a), len(b))
-    if a[:hi] == b[:hi]:
-        return hi
-    while lo < hi - 1:  # a[:lo] == b[:lo], a[:hi] != b[:hi]
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if a[:mid] == b[:mid] else (lo, mid)
-    return lo
 
 
 class LlamaBatch:

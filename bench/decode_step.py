@@ -1,5 +1,5 @@
 """What prepacked weights buy the lean decoder: one decode step and one prefill of `LlamaBatch`
-with its projections prepacked for oneDNN (`llama.Projection`, the default in bfloat16 on a CPU)
+with its projections prepacked for oneDNN (`llama_weights.Projection`, the default in bfloat16 on a CPU)
 against plain `x @ w.T` products, on the same frozen snapshot of the model.
 
     PYTHONPATH=src python bench/decode_step.py [--model smollm2-135m] [--quick] [--smoke] [--json]
@@ -32,7 +32,8 @@ from typing import Any
 
 import torch
 
-from mars2.agents.llama import LlamaBatch, LlamaWeights, can_prepack
+from mars2.agents.llama import LlamaBatch
+from mars2.agents.llama_weights import LlamaWeights, can_prepack
 from mars2.agents.models import load_model
 from mars2.machine import cpu_times, stolen_share
 

@@ -29,7 +29,8 @@ from typing import Any
 
 import torch
 
-from mars2.agents.llama import LlamaBatch, LlamaWeights
+from mars2.agents.llama import LlamaBatch
+from mars2.agents.llama_weights import LlamaWeights
 from mars2.agents.models import load_model
 
 PROMPT_LENGTH = 300

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 import torch
 
-from mars2.agents import llama
+from mars2.agents import llama, llama_weights
 from mars2.agents.decode import compact
 from mars2.agents.hf import resolve_decoder, resolve_rollout_dtype
-from mars2.agents.llama import LlamaBatch, LlamaWeights, unsupported
+from mars2.agents.llama import LlamaBatch
+from mars2.agents.llama_weights import LlamaWeights, unsupported
 from mars2.config import AgentConfig
 
 ATOL = 1e-4  # float32 rounding: the two compute the same sums in different orders
@@ -233,7 +234,7 @@ def test_int8_and_the_llama_decoder_do_not_mix() -> None:
 
 
 needs_prepack = pytest.mark.skipif(
-    not llama.can_prepack(torch.zeros(1, dtype=torch.bfloat16)),
+    not llama_weights.can_prepack(torch.zeros(1, dtype=torch.bfloat16)),
     reason="this torch build has no oneDNN bfloat16 kernels",
 )
 
@@ -243,7 +244,7 @@ def test_a_prepacked_projection_computes_the_plain_product() -> None:
     g = torch.Generator().manual_seed(0)
     weight = torch.randn(48, 32, generator=g).to(torch.bfloat16)
     x = torch.randn(3, 5, 32, generator=g).to(torch.bfloat16)
-    packed, plain = llama.Projection(weight), llama.Projection(weight, pack=False)
+    packed, plain = llama_weights.Projection(weight), llama_weights.Projection(weight, pack=False)
     assert packed.packed and not plain.packed and packed.dtype == torch.bfloat16
     assert packed(x).shape == (3, 5, 48)
     torch.testing.assert_close(packed(x), plain(x), atol=0, rtol=0)  # one bf16 rounding each
@@ -252,11 +253,11 @@ def test_a_prepacked_projection_computes_the_plain_product() -> None:
 def test_float32_weights_and_builds_without_onednn_bf16_are_not_prepacked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert not llama.can_prepack(torch.zeros(2, 2))
-    assert not llama.Projection(torch.zeros(2, 2)).packed
-    monkeypatch.setattr(llama, "_onednn_bf16", lambda: False)  # its probe failed here
+    assert not llama_weights.can_prepack(torch.zeros(2, 2))
+    assert not llama_weights.Projection(torch.zeros(2, 2)).packed
+    monkeypatch.setattr(llama_weights, "_onednn_bf16", lambda: False)  # its probe failed here
     weight = torch.eye(2, dtype=torch.bfloat16)
-    plain = llama.Projection(weight)
+    plain = llama_weights.Projection(weight)
     assert not plain.packed and torch.equal(plain(weight), weight)
 
 
@@ -304,7 +305,7 @@ def test_bfloat16_decode_attention_by_machine(
     sdpa's bfloat16 kernel is slow), sdpa elsewhere; the two decoders' logits agree to bfloat16
     rounding through prefill and steps of rows of different lengths."""
     model, _ = tiny
-    monkeypatch.setattr(llama, "amx_tiles", lambda: amx)
+    monkeypatch.setattr(llama_weights, "amx_tiles", lambda: amx)
     assert LlamaWeights(model, torch.bfloat16).grouped_decode is not amx
     assert not LlamaWeights(model, torch.float32).grouped_decode
     weights = [LlamaWeights(model, torch.bfloat16) for _ in range(2)]

@@ -13,7 +13,8 @@ import torch
 
 from mars2.agents import llama
 from mars2.agents.hf import HFPolicy
-from mars2.agents.llama import LlamaBatch, LlamaWeights
+from mars2.agents.llama import LlamaBatch
+from mars2.agents.llama_weights import LlamaWeights
 from mars2.agents.prompt_cache import PromptCache
 from mars2.config import AgentConfig
 

@@ -449,7 +449,7 @@ def test_bf16_lora_gradients_and_update_agree_with_fp32() -> None:
 def test_a_bf16_base_merges_its_adapter_in_float32() -> None:
     """The engine's snapshot and `merged_state_dict` add the adapter to the bfloat16 base in
     float32: a small trained delta is not rounded away before the snapshot's own cast."""
-    from mars2.agents.llama import LlamaWeights
+    from mars2.agents.llama_weights import LlamaWeights
 
     agent = AgentConfig(model="tiny", lora_rank=4)
     train = TrainConfig(lr=1e-2, grad_clip=0.0, precision="bf16")

@@ -34,7 +34,8 @@ import torch
 from mars2 import heap
 from mars2.agents.decode import Decoder, HFBatch, Row
 from mars2.agents.engine import ChatEngine, Pending
-from mars2.agents.llama import LlamaBatch, LlamaWeights, unsupported
+from mars2.agents.llama import LlamaBatch
+from mars2.agents.llama_weights import LlamaWeights, unsupported
 from mars2.agents.prompt_cache import PROMPT_CACHE_BYTES
 from mars2.config import AgentConfig
 from mars2.machine import cpu_has_bfloat16

@@ -1,0 +1,192 @@
+"""A frozen snapshot of a Llama model's weights for the lean decoder (mars2.agents.llama):
+LoRA adapters folded in, q/k/v and gate/up concatenated, every projection a `Projection`
+(prepacked for oneDNN in bfloat16 on a CPU), and `unsupported`, what a model needs that the
+decoder lacks."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from mars2.agents.models import base_model
+from mars2.machine import amx_tiles
+
+# Rows a prepacked weight's layout is tuned for (`Projection`): measured on the bundled model,
+# 64 kept the decode-sized products (1-32 rows) 1.4-1.5x faster than `x @ w.T` without slowing
+# the prefill-sized ones (256-2048 rows) down.
+PACK_ROWS = 64
+
+
+class Projection:
+    """`x @ weight.T` for a frozen weight [out, in]. In bfloat16 on a CPU whose oneDNN has
+    bfloat16 kernels, the weight is laid out once in oneDNN's own blocked format ("prepacked",
+    as torch.compile's CPU backend does with frozen weights) and multiplied by oneDNN's linear
+    kernel: decoding streams every weight once per token, and the layers' prepacked weights
+    streamed 1.4-1.5x faster than plain ones, a whole decode step 1.05-1.4x (docs/performance.md).
+    Elsewhere a plain matmul. Either way the same products: the tests compare both paths."""
+
+    __slots__ = ("packed", "weight")
+
+    def __init__(self, weight: torch.Tensor, pack: bool | None = None) -> None:
+        """`pack`: force prepacking on or off (None: where `can_prepack` says it runs)."""
+        self.packed = can_prepack(weight) if pack is None else pack
+        self.weight = (
+            torch.ops.mkldnn._reorder_linear_weight(weight, PACK_ROWS) if self.packed else weight
+        )
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        if self.packed:
+            out: torch.Tensor = torch.ops.mkldnn._linear_pointwise(
+                x, self.weight, None, "none", [], ""
+            )
+            return out
+        return x @ self.weight.T
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return self.weight.dtype
+
+
+def can_prepack(weight: torch.Tensor) -> bool:
+    """Whether `Projection` prepacks `weight`: bfloat16, on a CPU, with oneDNN's bfloat16
+    kernels (`torch.ops.mkldnn`, absent from some builds) available."""
+    return weight.dtype == torch.bfloat16 and weight.device.type == "cpu" and _onednn_bf16()
+
+
+@functools.cache
+def _onednn_bf16() -> bool:
+    """Whether oneDNN's bfloat16 linear runs here: checked once on a tiny product (a build or
+    CPU without these operators says no instead of failing mid-rollout)."""
+    try:
+        if not (
+            torch.backends.mkldnn.is_available()  # type: ignore[no-untyped-call]
+            and torch.ops.mkldnn._is_mkldnn_bf16_supported()
+        ):
+            return False
+        weight = torch.eye(4, dtype=torch.bfloat16)
+        packed = torch.ops.mkldnn._reorder_linear_weight(weight, PACK_ROWS)
+        x = torch.arange(8, dtype=torch.bfloat16).view(2, 4)
+        out = torch.ops.mkldnn._linear_pointwise(x, packed, None, "none", [], "")
+        return bool(torch.equal(out, x))
+    except (AttributeError, RuntimeError, NotImplementedError):  # a build without them
+        return False
+
+
+def unsupported(model: Any) -> str | None:
+    """Why `model` cannot run on LlamaBatch (None: it can)."""
+    base = base_model(model)
+    config = getattr(base, "config", None)
+    if config is None or getattr(config, "model_type", None) != "llama":
+        return f"model type {getattr(config, 'model_type', None)!r} is not 'llama'"
+    rope = getattr(config, "rope_parameters", None) or {}
+    if (getattr(config, "rope_scaling", None) or {}).get("rope_type", "default") != "default":
+        return "rope scaling"
+    if rope.get("rope_type", "default") != "default":
+        return f"rope type {rope.get('rope_type')!r}"
+    if getattr(config, "hidden_act", "silu") != "silu":
+        return f"activation {config.hidden_act!r}"
+    for name, module in base.named_modules():
+        if isinstance(module, torch.nn.Linear) and module.bias is not None:
+            return f"{name} has a bias"
+    return None
+
+
+class LlamaWeights:
+    """A frozen snapshot of a Llama model's weights (LoRA adapters merged), in `dtype`, with
+    the q/k/v and gate/up projections of each layer concatenated into one `Projection` each
+    (`pack`: prepack the projections or not; None: where `can_prepack` says so)."""
+
+    @torch.no_grad()
+    def __init__(
+        self, model: Any, dtype: torch.dtype | None = None, *, pack: bool | None = None
+    ) -> None:
+        base = base_model(model)
+        config = base.config
+        self.n_heads = config.num_attention_heads
+        self.n_kv = config.num_key_value_heads
+        self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.n_heads
+        self.eps = float(config.rms_norm_eps)
+        rope = getattr(config, "rope_parameters", None) or {}
+        theta = float(rope.get("rope_theta", getattr(config, "rope_theta", 10000.0)))
+        param = next(base.parameters())
+        self.device: torch.device = param.device
+        self.dtype = dtype or param.dtype
+        weight = _weight_of(model)  # one merged fp32 weight alive at a time, not all
+        decoder = base.model
+        take = self._take
+
+        def project(w: torch.Tensor) -> Projection:
+            return Projection(take(w), pack)
+
+        self.embed = take(decoder.embed_tokens.weight)
+        self.norm = take(decoder.norm.weight)
+        head = base.get_output_embeddings()
+        tied = head.weight is decoder.embed_tokens.weight
+        # a Projection even when tied to the embedding: prepacked, a copy (+56 MB for SmolLM2
+        # in bfloat16) that streams its 49k x 576 weights per decode step ~2x faster at 4-16
+        # rows than the plain product (docs/performance.md); plain, the embedding itself
+        self.head = Projection(self.embed if tied else take(weight(head)), pack)
+        self.layers = []
+        for layer in decoder.layers:
+            attn, mlp = layer.self_attn, layer.mlp
+            qkv = torch.cat([weight(attn.q_proj), weight(attn.k_proj), weight(attn.v_proj)])
+            gate_up = torch.cat([weight(mlp.gate_proj), weight(mlp.up_proj)])
+            self.layers.append(
+                (
+                    take(layer.input_layernorm.weight),
+                    project(qkv),
+                    project(weight(attn.o_proj)),
+                    take(layer.post_attention_layernorm.weight),
+                    project(gate_up),
+                    project(weight(mlp.down_proj)),
+                )
+            )
+        # The decode step's attention: torch's fused kernel (sdpa) where it is fast, the grouped
+        # products of `_grouped_attention` on CPUs whose bfloat16 products have no AMX tiles,
+        # where sdpa's bfloat16 kernel took ~2/3 of a decode step (docs/performance.md)
+        self.grouped_decode = (
+            self.device.type == "cpu" and self.dtype == torch.bfloat16 and not amx_tiles()
+        )
+        half = torch.arange(0, self.head_dim, 2, dtype=torch.int64, device=self.device)
+        self.inv_freq = 1.0 / theta ** (half.float() / self.head_dim)  # [D/2], float32
+
+    def _take(self, weight: torch.Tensor) -> torch.Tensor:
+        return weight.detach().to(self.dtype, copy=True).contiguous()
+
+    def rope(self, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """cos and sin [..., D] of `positions` (float32 math, cast like transformers does)."""
+        freqs = positions.float().unsqueeze(-1) * self.inv_freq  # [..., D/2]
+        emb = torch.cat([freqs, freqs], dim=-1)
+        return emb.cos().to(self.dtype), emb.sin().to(self.dtype)
+
+
+def _weight_of(model: Any) -> Callable[[Any], torch.Tensor]:
+    """Module -> its weight with the adapter(s) `model` generates with folded in (a LoRA layer
+    of a peft model, or of an `AdapterView` of one adapter); a plain module's own weight. Each
+    merged weight is computed when asked for, so a snapshot never holds them all in float32."""
+    if not hasattr(model, "get_base_model"):
+        return lambda module: module.weight  # type: ignore[no-any-return]
+    view = getattr(model, "adapter", None)  # an AdapterView generates with its own adapter
+
+    def weight(module: Any) -> torch.Tensor:
+        if not (hasattr(module, "get_delta_weight") and hasattr(module, "base_layer")):
+            return module.weight  # type: ignore[no-any-return]
+        base: torch.Tensor = module.base_layer.weight.detach()
+        adapters = [view] if isinstance(view, str) else list(module.active_adapters)
+        deltas = [
+            module.get_delta_weight(adapter)
+            for adapter in adapters
+            if adapter in module.lora_A and adapter not in module.merged_adapters
+        ]
+        # in the wider of the two dtypes: a bfloat16 base (a bf16 learner's) would round a
+        # small update away before the snapshot's own cast
+        dtype = functools.reduce(torch.promote_types, [d.dtype for d in deltas], base.dtype)
+        merged = base.to(dtype, copy=True)
+        for delta in deltas:
+            merged += delta
+        return merged
+
+    return weight

@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from mars2.agents import llama
+from mars2.agents.decode import Decoder, Row
 from mars2.agents.hf import HFPolicy
 from mars2.agents.llama import LlamaBatch
 from mars2.agents.llama_weights import LlamaWeights
@@ -57,6 +58,97 @@ def test_llama_batch_shares_prefills_and_matches_transformers(
             tokens = logits.argmax(-1)
             rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
             logits = batch.step(tokens)
+
+
+def test_prompts_prefilled_inside_a_decode_step_match_transformers(
+    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`step(tokens, prompts)`: the rows' next tokens and new rows' prompts in one forward pass
+    (a fresh prompt twice, one after a cached prefix, one the cache holds whole): every row's
+    logits are transformers' for its sequence, and so are the steps after."""
+    monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)  # the joining rows grow the cache
+    model, _ = tiny
+    batch = LlamaBatch(LlamaWeights(model))
+    stem = ids(20, 7)
+    a, b = stem + ids(5, 8), ids(9, 9)
+    rows = [a, b]
+    with torch.no_grad():
+        logits = batch.prefill(rows)
+        tokens = logits.argmax(-1)
+        rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
+        fresh, after_stem = ids(40, 10), stem + ids(13, 11)
+        joining = [fresh, after_stem, fresh, a]
+        before = batch.prefill_tokens
+        logits = batch.step(tokens, joining)
+        assert batch.prefill_tokens - before == 40 + 13  # fresh once, a from the cache
+        rows += joining
+        assert batch.size == 6 and logits.shape[0] == 6
+        for step in range(4):
+            for row, got in zip(rows, logits, strict=True):
+                assert torch.allclose(got, reference(model, row), atol=ATOL), step
+            tokens = logits.argmax(-1)
+            rows = [[*row, int(t)] for row, t in zip(rows, tokens, strict=True)]
+            logits = batch.step(tokens)
+    assert batch.lens.tolist() == [len(r) for r in rows]
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+def test_a_fused_step_computes_what_a_step_and_a_prefill_do_in_bfloat16(
+    tiny: tuple[Any, Any], grouped: bool
+) -> None:
+    """In bfloat16, with either decode attention: the fused pass (rows padded to few shapes)
+    gives the logits of a step followed by a prefill, to bfloat16 rounding."""
+    model, _ = tiny
+    weights = LlamaWeights(model, torch.bfloat16)
+    weights.grouped_decode = grouped
+    fused, apart = LlamaBatch(weights), LlamaBatch(weights)
+    first, joining = [ids(11, 1), ids(30, 2), ids(7, 3)], [ids(50, 4), ids(17, 5)]
+    with torch.no_grad():
+        tokens = fused.prefill(first).argmax(-1)
+        apart.prefill(first)
+        got = fused.step(tokens, joining)
+        want = torch.cat([apart.step(tokens), apart.prefill(joining)])
+        for _ in range(3):
+            gap = (torch.log_softmax(got, -1) - torch.log_softmax(want, -1)).abs().mean()
+            assert gap < 0.005, gap
+            tokens = want.argmax(-1)
+            got, want = fused.step(tokens), apart.step(tokens)
+    assert fused.lens.tolist() == apart.lens.tolist()
+
+
+def test_requests_joining_a_running_decoder_sample_as_if_alone(tiny: tuple[Any, Any]) -> None:
+    """Requests admitted while rows decode wait for the next step, which prefills them in its
+    forward pass: each request's tokens and log-probs are those it gets alone."""
+    model, _ = tiny
+    weights = LlamaWeights(model)
+
+    def decoder() -> Decoder:
+        return Decoder(
+            LlamaBatch(weights), eos_ids=[0], temperature=1.0, top_p=1.0, max_new_tokens=10
+        )
+
+    requests = [("a", ids(12, 1), 1), ("b", ids(30, 2), 2), ("c", ids(12, 1), 3)]
+    running = decoder()
+    finished: dict[str, Row] = {}
+    with torch.no_grad():
+        running.admit(requests[:1])  # no rows yet: prefilled at once
+        assert len(running.rows) == 1 and not running.joining
+        finished.update((r.key, r) for r in running.step())
+        running.admit(requests[1:])  # joins at the next step
+        assert len(running.rows) == 1 and running.in_flight == 3
+        while running.in_flight:
+            finished.update((r.key, r) for r in running.step())
+        for key, prompt, seed in requests:
+            alone = decoder()
+            alone.admit([(key, prompt, seed)])
+            done: list[Row] = []
+            while alone.rows:
+                done += alone.step()
+            (want,), got = done, finished[key]
+            assert got.ids == want.ids, key
+            assert torch.allclose(
+                torch.tensor(got.logprobs), torch.tensor(want.logprobs), atol=ATOL
+            )
 
 
 def test_duplicate_prompts_share_without_a_cache(tiny: tuple[Any, Any]) -> None:

@@ -77,6 +77,7 @@ class Decoder:
         self.max_new_tokens = max_new_tokens
         self.eos = torch.tensor(eos_ids, device=batch.device)
         self.rows: list[Row] = []
+        self.joining: list[Row] = []  # admitted, prefilled by the next step
         self.logits: torch.Tensor | None = None  # [B, V] for each row's next token
 
     @property
@@ -84,12 +85,20 @@ class Decoder:
         """Whether new rows can join the running batch."""
         return not self.rows or bool(self.batch.can_merge)
 
+    @property
+    def in_flight(self) -> int:
+        """Rows being generated, those joining at the next step included."""
+        return len(self.rows) + len(self.joining)
+
     @torch.no_grad()
     def admit(self, key_prompt_seed: list[tuple[Any, list[int], int]]) -> None:
-        """Prefill new requests (key, prompt ids, seed) and add them to the batch (the batch
-        counts the prompt positions it computed: `batch.prefill_tokens`)."""
+        """Add requests (key, prompt ids, seed). Without rows in flight, or on a batch that
+        prefills apart (`HFBatch`), they are prefilled now; otherwise they join at the next
+        `step`, whose forward pass computes their prompts beside the rows' new tokens
+        (`LlamaBatch.step(tokens, prompts)`: the weights stream once for both), and sample from
+        the step after. The batch counts the prompt positions it computed:
+        `batch.prefill_tokens`."""
         assert self.can_merge
-        logits = self.batch.prefill([p for _, p, _ in key_prompt_seed])
         rows = [
             Row(key, prompt, torch.Generator().manual_seed(seed))
             for key, prompt, seed in key_prompt_seed
@@ -97,12 +106,19 @@ class Decoder:
         if self.piece is not None:
             for row in rows:
                 row.fences_left = fences_to_close("".join(map(self.piece, row.prompt_ids)))
+        if self.rows and getattr(self.batch, "prefills_in_step", False):
+            self.joining.extend(rows)
+            return
+        self._join(rows, self.batch.prefill([r.prompt_ids for r in rows]))
+
+    def _join(self, rows: list[Row], logits: torch.Tensor) -> None:
         self.logits = logits if self.logits is None else torch.cat([self.logits, logits])
         self.rows.extend(rows)
 
     @torch.no_grad()
     def step(self) -> list[Row]:
-        """Sample one token per row; return the rows that finished (and leave the batch)."""
+        """Sample one token per row; return the rows that finished (and leave the batch); the
+        rows joining (`admit`) are prefilled in the same forward pass as the others' tokens."""
         assert self.logits is not None and self.rows
         tokens, logps = sample_tokens(
             self.logits, self.temperature, self.top_p, [r.generator for r in self.rows]
@@ -122,16 +138,21 @@ class Decoder:
                 done.append(row)
             else:
                 keep.append(i)
+        joining, self.joining = self.joining, []
+        prompts = [r.prompt_ids for r in joining]
         if not keep:
             self.rows, self.logits = [], None
             self.batch.reset()
+            if joining:
+                self._join(joining, self.batch.prefill(prompts))
             return done
         if done:
             keep = compact(keep, len(self.rows))
             self.batch.keep(keep)
             tokens = tokens[torch.tensor(keep, device=tokens.device)]
             self.rows = [self.rows[i] for i in keep]
-        self.logits = self.batch.step(tokens)
+        self.logits = self.batch.step(tokens, prompts) if joining else self.batch.step(tokens)
+        self.rows.extend(joining)
         return done
 
 

@@ -182,7 +182,7 @@ class HFPolicy(ChatEngine):
         self._counters["generate_s"] += time.perf_counter() - start
 
     def _active(self) -> int:
-        return len(self._decoder.rows) if self._decoder is not None else 0
+        return self._decoder.in_flight if self._decoder is not None else 0
 
     def _can_admit(self) -> bool:
         return self._decoder is None or self._decoder.can_merge
@@ -194,18 +194,25 @@ class HFPolicy(ChatEngine):
             self._admit_to(self._decoder, [(p, p.prompt_ids, p.seed) for p in requests])
 
     def _admit_to(self, decoder: Decoder, requests: list[tuple[Any, list[int], int]]) -> None:
+        with self._counting_prefills(decoder):
+            decoder.admit(requests)
+
+    @contextlib.contextmanager
+    def _counting_prefills(self, decoder: Decoder) -> Iterator[None]:
+        """Add the prompt positions `decoder` computes meanwhile to `prefill_tokens`."""
         before = decoder.batch.prefill_tokens
-        decoder.admit(requests)
+        yield
         self._counters["prefill_tokens"] += decoder.batch.prefill_tokens - before
 
     def _step(self) -> list[tuple[Pending, Completion]]:
         assert self._decoder is not None  # only called with rows in flight
-        with self._model_turn():
-            done = self._decoder.step()
+        with self._model_turn(), self._counting_prefills(self._decoder):
+            done = self._decoder.step()  # prefills the rows admitted to join it
         return [(row.key, self._completion(row)) for row in done]
 
     def _abort(self) -> list[Pending]:
-        pending = [row.key for row in self._decoder.rows] if self._decoder is not None else []
+        decoder = self._decoder
+        pending = [row.key for row in decoder.rows + decoder.joining] if decoder else []
         self._decoder = None  # the next admission builds a fresh one
         return pending
 

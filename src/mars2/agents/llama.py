@@ -25,6 +25,8 @@ models (rope scaling, a Linear with a bias, ...); the engine then uses transform
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
 import torch.nn.functional as F
 
@@ -58,9 +60,9 @@ _MIN_SHARED = 8  # shared positions worth copying from the cache rather than rec
 
 
 def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
-    h = x.float()
-    h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
-    return weight * h.to(x.dtype)
+    """transformers' LlamaRMSNorm: normalised in float32, cast back, then scaled (torch's fused
+    kernel for the float32 part: the same values in fewer operations)."""
+    return weight * F.rms_norm(x.float(), (x.shape[-1],), None, eps).to(x.dtype)
 
 
 def _additive(visible: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
@@ -83,7 +85,8 @@ def _grouped_attention(
     grouped = q.reshape(b, kv, h // kv, d)  # [B, kv, g, D]
     if r > b:
         grouped = torch.cat([grouped, grouped.new_zeros(r - b, *grouped.shape[1:])])
-    scores = torch.matmul(grouped, keys.transpose(-1, -2)).float() * d**-0.5 + mask
+    # mask + d^-0.5 * scores, in float32 (the type promotion of one add: fewer operations)
+    scores = torch.add(mask, torch.matmul(grouped, keys.transpose(-1, -2)), alpha=d**-0.5)
     weights = torch.softmax(scores, dim=-1).to(values.dtype)  # [R, kv, g, T]
     return torch.matmul(weights, values)[:b].reshape(b, h, 1, d)
 
@@ -92,6 +95,46 @@ def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tens
     half = x.shape[-1] // 2
     rotated = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
     return x * cos + rotated * sin
+
+
+@dataclass
+class _Admission:
+    """Rows being added (`LlamaBatch._plan`): the first one's slot, their prompts, each one's
+    first row with the same prompt, the logits known so far (a cached prompt's), the positions
+    copied from the prompt cache, and the rows whose prompt is computed."""
+
+    start: int
+    keys: list[tuple[int, ...]]
+    leader: list[int]
+    logits: list[torch.Tensor | None]
+    shared: list[int]
+    todo: list[int]
+
+
+@dataclass
+class _Prefill:
+    """The prompt positions a forward pass computes: token ids and position ids [n, width]
+    (right-padded), each row's slot and its last real position + 1 (`ends`), the positions its
+    attention reads (`t`), and its mask [n, 1, width, t] (None: fresh prompts in consecutive
+    slots, plain causal attention)."""
+
+    ids: torch.Tensor
+    pos: torch.Tensor
+    slots: torch.Tensor
+    ends: torch.Tensor
+    t: int
+    mask: torch.Tensor | None
+
+
+@dataclass
+class _Decode:
+    """A decode step's rows [B] and their new tokens' positions [B], the (rows, positions) its
+    attention runs on, and its additive mask."""
+
+    rows: torch.Tensor
+    pos: torch.Tensor
+    span: tuple[int, int]
+    mask: torch.Tensor
 
 
 class LlamaBatch:
@@ -104,6 +147,7 @@ class LlamaBatch:
     then never outgrow the cache mid-decode, which would copy every row's keys and values)."""
 
     can_merge = True
+    prefills_in_step = True  # `step(tokens, prompts)`: rows join in a decode step's pass
 
     def __init__(
         self,
@@ -174,127 +218,207 @@ class LlamaBatch:
         Each distinct prompt is computed once, from the end of the longest prefix it shares with
         a cached prompt; rows with a prompt seen before (here or in the cache) copy its keys and
         values."""
-        w, start, n = self.w, self.size, len(prompts)
+        admission = self._plan(prompts)
+        computed = self._forward(None, admission)[1] if admission.todo else None
+        return self._admit(admission, computed)
+
+    def step(self, tokens: torch.Tensor, prompts: list[list[int]] | None = None) -> torch.Tensor:
+        """Append one token to every row; return the next-token logits [B, V] (float32). With
+        `prompts`, also add their rows as `prefill` does, in the same forward pass (the weights
+        stream once for both), and return [B + len(prompts), V]: the rows', then the new ones'."""
+        need = int(self.lens.max()) + max(self.headroom, 1)  # positions the rows can still need
+        if prompts:
+            need = max(need, max(map(len, prompts)) + max(self.headroom, 1))
+        if self.w.grouped_decode:  # the cache kept near what its rows can still need (CACHE_SLACK)
+            self._trim(need)
+        admission = self._plan(prompts) if prompts else None
+        computing = admission if admission is not None and admission.todo else None
+        logits, computed = self._forward(tokens, computing)
+        assert logits is not None
+        self.lens = self.lens + 1
+        if admission is None:
+            return logits
+        return torch.cat([logits, self._admit(admission, computed)])
+
+    def _plan(self, prompts: list[list[int]]) -> _Admission:
+        """Make room for rows of `prompts` after the current ones and fill what they can take
+        from the prompt cache or from each other: the admission `_forward` computes the rest of
+        and `_admit` completes."""
+        start, n = self.size, len(prompts)
         keys = [tuple(p) for p in prompts]
         first: dict[tuple[int, ...], int] = {}
         leader = [first.setdefault(key, i) for i, key in enumerate(keys)]
         self._reserve(start + n, max(map(len, keys)) + max(self.headroom, 1))
-        logits: list[torch.Tensor | None] = [None] * n
-        shared = [0] * n  # positions of row i copied from the cache
-        todo = []  # rows whose prompt is computed here
+        plan = _Admission(start, keys, leader, [None] * n, [0] * n, [])
         for i in first.values():
             hit, entry = self.prompts.match(keys[i])
             if entry is not None and hit == len(keys[i]) == entry[0].shape[2]:
-                logits[i] = entry[2]  # the very prompt: nothing to compute
+                plan.logits[i] = entry[2]  # the very prompt: nothing to compute
             else:
                 hit = min(hit, len(keys[i]) - 1)  # the last position gives the logits
-                todo.append(i)
+                plan.todo.append(i)
                 if entry is None or hit < _MIN_SHARED:
                     continue
-                shared[i] = hit
+                plan.shared[i] = hit
             for cache, saved in zip((self.k, self.v), entry[:2], strict=True):
                 for layer, x in enumerate(cache):
                     x[start + i, :, :hit] = saved[layer, :, :hit]
-        if todo:
-            for i, row_logits in zip(todo, self._compute(todo, shared, keys), strict=True):
+        return plan
+
+    def _admit(self, plan: _Admission, computed: torch.Tensor | None) -> torch.Tensor:
+        """Complete `plan` with the logits `_forward` computed for its `todo` rows: cache those
+        prompts, copy each repeated prompt's keys and values from its first row, append the
+        rows; return their next-token logits [n, V]."""
+        start, keys, logits = plan.start, plan.keys, plan.logits
+        if computed is not None:
+            for i, row_logits in zip(plan.todo, computed, strict=True):
                 logits[i] = row_logits
                 n_i = len(keys[i])
                 k, v = (torch.stack([x[start + i, :, :n_i] for x in c]) for c in (self.k, self.v))
                 self.prompts.add(keys[i], (k, v, row_logits.clone()))
-        for i, j in enumerate(leader):
+        for i, j in enumerate(plan.leader):
             if j != i:  # the same prompt as row j
                 n_i = len(keys[i])
                 for x in (*self.k, *self.v):
                     x[start + i, :, :n_i] = x[start + j, :, :n_i]
                 logits[i] = logits[j]
-        self.lens = torch.cat([self.lens, torch.tensor(list(map(len, keys)), device=w.device)])
+        lens = torch.tensor(list(map(len, keys)), device=self.w.device)
+        self.lens = torch.cat([self.lens, lens])
         self.prompt_tokens += sum(map(len, keys))
-        self.prefill_tokens += sum(len(keys[i]) - shared[i] for i in todo)
+        self.prefill_tokens += sum(len(keys[i]) - plan.shared[i] for i in plan.todo)
         return torch.stack([x for x in logits if x is not None])
 
-    def _compute(
-        self, rows: list[int], shared: list[int], prompts: list[tuple[int, ...]]
-    ) -> torch.Tensor:
-        """Run prompts[i][shared[i]:] for each new row i in `rows` (positions shared[i]..,
-        attending to the row's cached prefix); return their next-token logits [len(rows), V]."""
-        w, start = self.w, self.size
-        starts = [shared[i] for i in rows]
-        n, width = len(rows), max(len(prompts[i]) - shared[i] for i in rows)
+    # long: one pass over the layers for both kinds of positions; split, the loop body would
+    # hand a dozen tensors to its parts
+    def _forward(
+        self, tokens: torch.Tensor | None, plan: _Admission | None
+    ) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+        """One pass of the model over a decode step's new tokens (`tokens` [B], one per row) and
+        the prompt positions `plan.todo` computes, either or both: the projections and MLPs run
+        on all the positions at once, the attention apart for each kind. Returns the rows'
+        next-token logits [B, V] and the computed prompts' [len(todo), V] (None for an absent
+        kind). Writes the positions' keys and values into the cache."""
+        w = self.w
+        b = 0 if tokens is None else self.size
+        pre = None if plan is None else self._prefill_layout(plan)
+        ids = [t for t in (tokens, None if pre is None else pre.ids.view(-1)) if t is not None]
+        pos = [self.lens[:b]] if b else []
+        if pre is not None:
+            pos.append(pre.pos.view(-1))
+        m = sum(len(x) for x in ids)
+        filler = -m % DECODE_ROWS_MULTIPLE if len(ids) > 1 else 0  # few shapes when fused
+        if filler:
+            ids.append(torch.zeros(filler, dtype=torch.long, device=w.device))
+            pos.append(torch.zeros(filler, dtype=torch.long, device=w.device))
+        positions = torch.cat(pos) if len(pos) > 1 else pos[0]
+        cos, sin = (x.unsqueeze(1) for x in w.rope(positions))  # [M, 1, D] against [M, heads, D]
+        dec = self._decode_layout(b) if b else None
+        x = w.embed[torch.cat(ids) if len(ids) > 1 else ids[0]]  # [M, H]
+        for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
+            q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [M, heads, D]
+            parts = []
+            if dec is not None:
+                parts.append(self._decode_attention(layer, dec, q[:b], k[:b], v[:b]))
+            if pre is not None:
+                span = slice(b, b + pre.ids.numel())
+                parts.append(self._prefill_attention(layer, pre, q[span], k[span], v[span]))
+            if filler:
+                parts.append(x.new_zeros(filler, parts[0].shape[1]))
+            x = x + o(torch.cat(parts) if len(parts) > 1 else parts[0])
+            x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
+        logits = self._logits(x[:b]) if b else None
+        if pre is None:
+            return logits, None
+        n, width = pre.ids.shape
+        states = x[b : b + n * width].view(n, width, -1)
+        return logits, self._logits(states[torch.arange(n, device=w.device), pre.ends - 1])
+
+    def _prefill_layout(self, plan: _Admission) -> _Prefill:
+        """The positions of `plan.todo`'s prompts after their shared prefixes, right-padded to
+        one width, and where their keys and values go."""
+        w, rows, prompts = self.w, plan.todo, plan.keys
+        starts = [plan.shared[i] for i in rows]
+        n, width = len(rows), max(len(prompts[i]) - plan.shared[i] for i in rows)
         width += -width % PREFILL_MULTIPLE  # few shapes: oneDNN compiles and caches one per shape
         ids = torch.zeros((n, width), dtype=torch.long)
         for r, i in enumerate(rows):  # right padding: the suffix of each prompt
-            ids[r, : len(prompts[i]) - shared[i]] = torch.tensor(prompts[i][shared[i] :])
-        ids = ids.to(w.device)
-        ends = torch.tensor([len(prompts[i]) - shared[i] for i in rows], device=w.device)
-        contiguous = rows == list(range(rows[0], rows[0] + n)) and not any(starts)
-        slots = torch.tensor([start + i for i in rows], device=w.device)
+            ids[r, : len(prompts[i]) - starts[r]] = torch.tensor(prompts[i][starts[r] :])
+        ends = torch.tensor([len(prompts[i]) - plan.shared[i] for i in rows], device=w.device)
+        slots = torch.tensor([plan.start + i for i in rows], device=w.device)
         pos = torch.tensor(starts, device=w.device).unsqueeze(-1) + torch.arange(
             width, device=w.device
         )
         t = int(pos.max()) + 1  # positions attended to
-        self._reserve(start + len(prompts), t)
-        if contiguous:  # fresh prompts in consecutive slots: plain causal attention
-            cos, sin = w.rope(torch.arange(width, device=w.device))  # [S, D]
-            mask = None
-        else:
-            cos, sin = (x.unsqueeze(1) for x in w.rope(pos))  # [n, 1, S, D]
+        self._reserve(plan.start + len(prompts), t)
+        mask = None  # fresh prompts in consecutive slots: plain causal attention
+        if rows != list(range(rows[0], rows[0] + n)) or any(starts):
             mask = (torch.arange(t, device=w.device) <= pos.unsqueeze(-1)).unsqueeze(1)
-        x = w.embed[ids]  # [n, S, H]
-        for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
-            q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [n, h, S, D]
-            if mask is None:
-                s0 = start + rows[0]
-                self.k[layer][s0 : s0 + n, :, :width] = k
-                self.v[layer][s0 : s0 + n, :, :width] = v
-                attn = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
-            else:  # suffixes after a cached prefix, or rows apart: attend to the slots
-                keys, values = self.k[layer], self.v[layer]
-                keys[slots.unsqueeze(-1), :, pos] = k.transpose(1, 2)  # [n, S, h, D]
-                values[slots.unsqueeze(-1), :, pos] = v.transpose(1, 2)
-                attn = F.scaled_dot_product_attention(
-                    q, keys[slots, :, :t], values[slots, :, :t], attn_mask=mask, enable_gqa=True
-                )
-            x = x + o(attn.transpose(1, 2).reshape(n, width, -1))
-            x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
-        last = x[torch.arange(n, device=w.device), ends - 1]  # [n, H]
-        return self._logits(last)
+        return _Prefill(ids.to(w.device), pos, slots, ends, t, mask)
 
-    def step(self, tokens: torch.Tensor) -> torch.Tensor:
-        """Append one token to every row; return the next-token logits [B, V] (float32)."""
-        w, b = self.w, self.size
-        pos = self.lens  # where each row's new token goes
+    def _prefill_attention(
+        self, layer: int, pre: _Prefill, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
+    ) -> torch.Tensor:
+        """The prompts' attention in `layer` (q/k/v [n * width, heads, D]), their keys and
+        values written into their slots: [n * width, heads * D]."""
+        n, width = pre.ids.shape
+        q, k, v = (x.view(n, width, *x.shape[1:]) for x in (q, k, v))  # [n, S, heads, D]
+        keys, values = self.k[layer], self.v[layer]
+        if pre.mask is None:  # fresh prompts in consecutive slots
+            s0 = int(pre.slots[0])
+            keys[s0 : s0 + n, :, :width] = k.transpose(1, 2)
+            values[s0 : s0 + n, :, :width] = v.transpose(1, 2)
+            attn = F.scaled_dot_product_attention(
+                q.transpose(1, 2),
+                k.transpose(1, 2),
+                v.transpose(1, 2),
+                is_causal=True,
+                enable_gqa=True,
+            )
+        else:  # suffixes after a cached prefix, or rows apart: attend to the slots
+            keys[pre.slots.unsqueeze(-1), :, pre.pos] = k
+            values[pre.slots.unsqueeze(-1), :, pre.pos] = v
+            attn = F.scaled_dot_product_attention(
+                q.transpose(1, 2),
+                keys[pre.slots, :, : pre.t],
+                values[pre.slots, :, : pre.t],
+                attn_mask=pre.mask,
+                enable_gqa=True,
+            )
+        return attn.transpose(1, 2).reshape(n * width, -1)  # [n, h, S, D] -> [n * S, h * D]
+
+    def _decode_layout(self, b: int) -> _Decode:
+        """The decode attention's rows, positions and mask for the `b` rows' new tokens."""
+        w = self.w
+        pos = self.lens[:b]  # where each row's new token goes
         t = int(pos.max()) + 1  # positions attended to, the new token's included
         rows_n = b + -b % DECODE_ROWS_MULTIPLE if w.grouped_decode else b
-        if w.grouped_decode:  # the cache kept near what its rows can still need (CACHE_SLACK)
-            self._trim(t - 1 + max(self.headroom, 1))
         self._reserve(rows_n, t)
         # the rows and positions the attention runs on: the grouped one, all the cache's
         span = (rows_n, self.capacity[1] if w.grouped_decode else t)
-        rows = torch.arange(b, device=w.device)
-        cos, sin = w.rope(pos.unsqueeze(-1))  # [B, 1, D]
-        cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [B, 1, 1, D] against [B, h, 1, D]
         visible = torch.arange(span[1], device=w.device) <= pos.unsqueeze(-1)
         # once per step, not once per layer inside the attention
         mask = _additive(visible[:, None, None, :], torch.float32 if w.grouped_decode else w.dtype)
         if span[0] > b:  # padding rows: see everything (finite), dropped after
             mask = torch.cat([mask, mask.new_zeros(span[0] - b, *mask.shape[1:])])
-        x = w.embed[tokens].unsqueeze(1)  # [B, 1, H]
-        for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
-            q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [B, h, 1, D]
-            keys, values = self.k[layer], self.v[layer]
-            keys[rows, :, pos] = k[:, :, 0]
-            values[rows, :, pos] = v[:, :, 0]
-            if w.grouped_decode:
-                r, n = span
-                attn = _grouped_attention(q, keys[:r, :, :n], values[:r, :, :n], mask)
-            else:
-                attn = F.scaled_dot_product_attention(
-                    q, keys[:b, :, :t], values[:b, :, :t], attn_mask=mask, enable_gqa=True
-                )
-            x = x + o(attn.transpose(1, 2).reshape(b, 1, -1))
-            x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
-        self.lens = pos + 1
-        return self._logits(x[:, 0])
+        return _Decode(torch.arange(b, device=w.device), pos, span, mask)
+
+    def _decode_attention(
+        self, layer: int, dec: _Decode, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
+    ) -> torch.Tensor:
+        """The rows' new tokens' attention in `layer` (q/k/v [B, heads, D]), their keys and
+        values written into the cache: [B, heads * D]."""
+        keys, values = self.k[layer], self.v[layer]
+        keys[dec.rows, :, dec.pos] = k
+        values[dec.rows, :, dec.pos] = v
+        b, q = q.shape[0], q.unsqueeze(2)  # [B, h, 1, D]
+        r, n = dec.span
+        if self.w.grouped_decode:
+            attn = _grouped_attention(q, keys[:r, :, :n], values[:r, :, :n], dec.mask)
+        else:
+            attn = F.scaled_dot_product_attention(
+                q, keys[:b, :, :n], values[:b, :, :n], attn_mask=dec.mask, enable_gqa=True
+            )
+        return attn.reshape(b, -1)  # [B, h, 1, D] -> [B, h * D]
 
     def keep(self, index: list[int]) -> None:
         """Retain rows `index` (any order, distinct), as rows 0..len(index)-1: only rows that
@@ -310,11 +434,10 @@ class LlamaBatch:
     def _qkv(
         self, h: torch.Tensor, qkv: Projection, cos: torch.Tensor, sin: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """q, k, v [M, heads, D] of positions h [M, H], q and k rotated (cos, sin [M, 1, D])."""
         w = self.w
-        b, s, _ = h.shape
-        d, nq, nkv = w.head_dim, w.n_heads, w.n_kv
-        out = qkv(h).view(b, s, nq + 2 * nkv, d).transpose(1, 2)  # [B, heads, S, D]
-        q, k, v = torch.split(out, [nq, nkv, nkv], dim=1)
+        out = qkv(h).view(h.shape[0], w.n_heads + 2 * w.n_kv, w.head_dim)
+        q, k, v = torch.split(out, [w.n_heads, w.n_kv, w.n_kv], dim=1)
         return _rotate(q, cos, sin), _rotate(k, cos, sin), v
 
     @staticmethod

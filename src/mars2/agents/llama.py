@@ -91,10 +91,15 @@ def _grouped_attention(
     return torch.matmul(weights, values)[:b].reshape(b, h, 1, d)
 
 
+def _cat(parts: list[torch.Tensor]) -> torch.Tensor:
+    """torch.cat of `parts`, or the one part itself (no copy)."""
+    return torch.cat(parts) if len(parts) > 1 else parts[0]
+
+
 def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """Rotary embedding of x [..., D] with `LlamaWeights.rope`'s cos and signed sin."""
     half = x.shape[-1] // 2
-    rotated = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
-    return x * cos + rotated * sin
+    return x * cos + torch.cat([x[..., half:], x[..., :half]], dim=-1) * sin
 
 
 @dataclass
@@ -301,36 +306,36 @@ class LlamaBatch:
         w = self.w
         b = 0 if tokens is None else self.size
         pre = None if plan is None else self._prefill_layout(plan)
-        ids = [t for t in (tokens, None if pre is None else pre.ids.view(-1)) if t is not None]
-        pos = [self.lens[:b]] if b else []
+        dec = self._decode_layout(b) if tokens is not None else None
+        r = 0 if dec is None else dec.span[0]  # the rows, with the grouped attention's padding
+        ids: list[torch.Tensor] = []
+        pos: list[torch.Tensor] = []
+        if tokens is not None and dec is not None:
+            ids.append(tokens)
+            pos.append(dec.pos)
+            if r > b:  # padding rows here too (token 0 at position 0, dropped): few shapes
+                ids.append(tokens.new_zeros(r - b))
+                pos.append(dec.pos.new_zeros(r - b))
         if pre is not None:
+            ids.append(pre.ids.view(-1))
             pos.append(pre.pos.view(-1))
-        m = sum(len(x) for x in ids)
-        filler = -m % DECODE_ROWS_MULTIPLE if len(ids) > 1 else 0  # few shapes when fused
-        if filler:
-            ids.append(torch.zeros(filler, dtype=torch.long, device=w.device))
-            pos.append(torch.zeros(filler, dtype=torch.long, device=w.device))
-        positions = torch.cat(pos) if len(pos) > 1 else pos[0]
-        cos, sin = (x.unsqueeze(1) for x in w.rope(positions))  # [M, 1, D] against [M, heads, D]
-        dec = self._decode_layout(b) if b else None
-        x = w.embed[torch.cat(ids) if len(ids) > 1 else ids[0]]  # [M, H]
+        cos, sin = (x.unsqueeze(1) for x in w.rope(_cat(pos)))  # [M, 1, D] against [M, heads, D]
+        x = w.embed[_cat(ids)]  # [M, H]
         for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
             q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [M, heads, D]
             parts = []
             if dec is not None:
-                parts.append(self._decode_attention(layer, dec, q[:b], k[:b], v[:b]))
+                parts.append(self._decode_attention(layer, dec, q[:r], k[:b], v[:b]))
             if pre is not None:
-                span = slice(b, b + pre.ids.numel())
+                span = slice(r, r + pre.ids.numel())
                 parts.append(self._prefill_attention(layer, pre, q[span], k[span], v[span]))
-            if filler:
-                parts.append(x.new_zeros(filler, parts[0].shape[1]))
-            x = x + o(torch.cat(parts) if len(parts) > 1 else parts[0])
+            x = x + o(_cat(parts))
             x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
-        logits = self._logits(x[:b]) if b else None
+        logits = None if dec is None else self._logits(x[:b])
         if pre is None:
             return logits, None
         n, width = pre.ids.shape
-        states = x[b : b + n * width].view(n, width, -1)
+        states = x[r : r + n * width].view(n, width, -1)
         return logits, self._logits(states[torch.arange(n, device=w.device), pre.ends - 1])
 
     def _prefill_layout(self, plan: _Admission) -> _Prefill:
@@ -405,20 +410,21 @@ class LlamaBatch:
     def _decode_attention(
         self, layer: int, dec: _Decode, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
     ) -> torch.Tensor:
-        """The rows' new tokens' attention in `layer` (q/k/v [B, heads, D]), their keys and
-        values written into the cache: [B, heads * D]."""
+        """The new tokens' attention in `layer`: q [R, heads, D] of the rows and the padding
+        rows after them (`dec.span`), k and v [B, kv, D] of the rows, written into the cache.
+        Returns [R, heads * D] (the padding rows' outputs: finite, unused)."""
         keys, values = self.k[layer], self.v[layer]
         keys[dec.rows, :, dec.pos] = k
         values[dec.rows, :, dec.pos] = v
-        b, q = q.shape[0], q.unsqueeze(2)  # [B, h, 1, D]
         r, n = dec.span
+        q = q.unsqueeze(2)  # [R, h, 1, D]
         if self.w.grouped_decode:
             attn = _grouped_attention(q, keys[:r, :, :n], values[:r, :, :n], dec.mask)
-        else:
+        else:  # no padding rows
             attn = F.scaled_dot_product_attention(
-                q, keys[:b, :, :n], values[:b, :, :n], attn_mask=dec.mask, enable_gqa=True
+                q, keys[:r, :, :n], values[:r, :, :n], attn_mask=dec.mask, enable_gqa=True
             )
-        return attn.reshape(b, -1)  # [B, h, 1, D] -> [B, h * D]
+        return attn.reshape(r, -1)  # [R, h, 1, D] -> [R, h * D]
 
     def keep(self, index: list[int]) -> None:
         """Retain rows `index` (any order, distinct), as rows 0..len(index)-1: only rows that
@@ -437,8 +443,9 @@ class LlamaBatch:
         """q, k, v [M, heads, D] of positions h [M, H], q and k rotated (cos, sin [M, 1, D])."""
         w = self.w
         out = qkv(h).view(h.shape[0], w.n_heads + 2 * w.n_kv, w.head_dim)
-        q, k, v = torch.split(out, [w.n_heads, w.n_kv, w.n_kv], dim=1)
-        return _rotate(q, cos, sin), _rotate(k, cos, sin), v
+        qk = _rotate(out[:, : w.n_heads + w.n_kv], cos, sin)  # q and k in one rotation
+        q, k = torch.split(qk, [w.n_heads, w.n_kv], dim=1)
+        return q, k, out[:, w.n_heads + w.n_kv :]
 
     @staticmethod
     def _mlp(h: torch.Tensor, gate_up: Projection, down: Projection) -> torch.Tensor:

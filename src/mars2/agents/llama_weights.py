@@ -157,10 +157,14 @@ class LlamaWeights:
         return weight.detach().to(self.dtype, copy=True).contiguous()
 
     def rope(self, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """cos and sin [..., D] of `positions` (float32 math, cast like transformers does)."""
+        """cos and sin [..., D] of `positions` (float32 math, cast like transformers does), the
+        sin's first half negated: the rotation's sign, so that `llama._rotate` needs no
+        negation of its own (x2 * -sin is -x2 * sin exactly)."""
         freqs = positions.float().unsqueeze(-1) * self.inv_freq  # [..., D/2]
         emb = torch.cat([freqs, freqs], dim=-1)
-        return emb.cos().to(self.dtype), emb.sin().to(self.dtype)
+        sign = torch.ones(self.head_dim, device=emb.device)
+        sign[: self.head_dim // 2] = -1.0
+        return emb.cos().to(self.dtype), (emb.sin() * sign).to(self.dtype)
 
 
 def _weight_of(model: Any) -> Callable[[Any], torch.Tensor]:

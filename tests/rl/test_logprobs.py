@@ -7,7 +7,7 @@ import torch
 from torch import nn
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from mars2.rl import token_logprobs
+from mars2.rl import logprobs, token_logprobs
 from mars2.rl.logprobs import (
     BLOCK_ATTENTION,
     BLOCK_MULTIPLE,
@@ -15,6 +15,7 @@ from mars2.rl.logprobs import (
     pack,
     packable,
     packed_logprobs,
+    shared_prefixes,
     use_block_attention,
 )
 
@@ -202,6 +203,58 @@ def test_a_pack_shares_each_prompt_and_masks_other_responses() -> None:
     allowed = packed.mask(torch.device("cpu"))
     assert allowed[4].tolist() == [True, True, False, False, True, False, False]  # 7: not 4, 5
     assert allowed[6].tolist() == [False] * 5 + [True, True]  # 6: its own prompt only
+
+
+# Prompts that begin alike (with MIN_SHARED_PREFIX 3): B reuses A's first 3 tokens, D (a
+# prefix of A) all but its last token; C shares 2 with A, too few: it leads a run of its own.
+A, B, D, C = [5, 6, 7, 8, 9], [5, 6, 7, 10], [5, 6, 7, 8], [5, 6, 11]
+ALIKE = [A, B, D, B, C]
+ALIKE_RESPONSES = [[12, 13], [14, 15, 16], [17], [18, 19], [20, 21]]
+
+
+def test_prompts_that_begin_alike_share_their_leading_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(logprobs, "MIN_SHARED_PREFIX", 3)
+    assert shared_prefixes([A, B, D, C]) == [(0, 0), (0, 3), (0, 3), (3, 0)]
+    packed = pack(ALIKE, ALIKE_RESPONSES)
+    # [A | 12 13 | B's rest: 10 | 14 15 16 | 18 19 | D's rest: 8 | 17] then [C | 20 21]
+    assert packed.tokens == [5, 6, 7, 8, 9, 12, 13, 10, 14, 15, 16, 18, 19, 8, 17, 5, 6, 11, 20, 21]
+    assert packed.positions == [0, 1, 2, 3, 4, 5, 6, 3, 4, 5, 6, 4, 5, 3, 4, 0, 1, 2, 3, 4]
+    assert packed.scorer == [4, 5, 7, 8, 9, 13, 7, 11, 17, 18]
+    assert packed.blocks() == [(0, 15), (15, 20)]
+    allowed = packed.mask(torch.device("cpu"))
+    assert allowed[7].nonzero().flatten().tolist() == [0, 1, 2, 7]  # B's 10: A's first 3
+    assert allowed[12].nonzero().flatten().tolist() == [0, 1, 2, 7, 11, 12]  # B's 2nd sample
+    assert allowed[14].nonzero().flatten().tolist() == [0, 1, 2, 13, 14]  # D's response
+    assert allowed[19].nonzero().flatten().tolist() == [15, 16, 17, 18, 19]  # C's, alone
+
+
+@pytest.mark.parametrize("attention", ["sdpa", BLOCK_ATTENTION])
+def test_shared_leading_positions_give_the_padded_values_and_gradients(
+    model: LlamaForCausalLM, monkeypatch: pytest.MonkeyPatch, attention: str
+) -> None:
+    monkeypatch.setattr(logprobs, "MIN_SHARED_PREFIX", 3)
+    model.zero_grad()
+    ids, mask, wanted = padded(ALIKE, ALIKE_RESPONSES)
+    weights = torch.linspace(-1.0, 2.0, int(wanted.sum()))
+    want_values = token_logprobs(model, ids, mask, positions=wanted)[wanted.bool()]
+    (want_values * weights).sum().backward()
+    want = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+    model.zero_grad()
+    _register_block_attention()
+    model.config._attn_implementation = attention
+    try:
+        got_values = packed_logprobs(model, ALIKE, ALIKE_RESPONSES)
+        (got_values * weights).sum().backward()
+    finally:
+        model.config._attn_implementation = "sdpa"
+    got = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+    model.zero_grad()
+    assert torch.allclose(got_values, want_values, atol=1e-5)
+    assert got.keys() == want.keys() and got
+    for name, grad in got.items():
+        assert torch.allclose(grad, want[name], rtol=1e-4, atol=1e-6), name
 
 
 def test_a_packs_blocks_are_its_prompt_groups_and_the_filler() -> None:

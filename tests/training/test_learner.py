@@ -12,8 +12,8 @@ from transformers import LlamaForCausalLM
 from learner_fixtures import _Tok, grouped_samples, samples, tiny_model
 from mars2 import machine
 from mars2.config import AgentConfig, LossConfig, TrainConfig
-from mars2.rl import policy_loss, token_logprobs
-from mars2.rl.logprobs import PACK_MULTIPLE
+from mars2.rl import logprobs, policy_loss, token_logprobs
+from mars2.rl.logprobs import PACK_MULTIPLE, pack
 from mars2.training.learner import Learner, lr_factor, packed_micro_batches, pad_batch
 from mars2.training.trainable import make_trainable, resolve_precision
 from mars2.types import Sample
@@ -119,6 +119,50 @@ def test_update_is_invariant_to_micro_batching(
     a.update(grouped_samples())
     b.update(grouped_samples())
     assert_same_gradients(a, b)
+
+
+def alike_samples() -> list[Sample]:
+    """Samples of three prompts, two of which begin alike ([1, 2, 3, ...])."""
+    rows = [
+        ([1, 2, 3, 9], [4, 5]),
+        ([7, 8], [6]),
+        ([1, 2, 3, 4, 4], [5, 6, 7]),
+        ([1, 2, 3, 9], [8]),
+    ]
+    return [
+        Sample(
+            agent_id=0, prompt_ids=p, response_ids=r, rollout_logprobs=[-1.0] * len(r), advantage=a
+        )
+        for (p, r), a in zip(rows, [1.0, -1.0, 0.5, -0.5], strict=True)
+    ]
+
+
+def test_packed_micro_batches_count_shared_leading_tokens_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(logprobs, "MIN_SHARED_PREFIX", 3)
+    batch = alike_samples()
+    # prompts in token order: [1, 2, 3, 4, 4] (5 + 3), [1, 2, 3, 9] (1 more + 2 + 1), [7, 8]
+    # (2 + 1): 15 packed tokens in all, where whole prompts would take 18
+    assert [[batch.index(s) for s in m] for m in packed_micro_batches(batch, 15)] == [[2, 0, 3, 1]]
+    assert [[batch.index(s) for s in m] for m in packed_micro_batches(batch, 12)] == [
+        [2, 0, 3],
+        [1],
+    ]
+    (micro,) = packed_micro_batches(batch, 15)
+    assert len(pack([s.prompt_ids for s in micro], [s.response_ids for s in micro])) == 15
+
+
+def test_an_update_over_prompts_that_begin_alike_equals_the_padded_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(logprobs, "MIN_SHARED_PREFIX", 3)
+    base = tiny_model()
+    packed, rows = make_learner(copy.deepcopy(base), 1, tokens=1000), make_learner(base, 4)
+    assert packed.packing and not rows.packing
+    packed.update(alike_samples())
+    rows.update(alike_samples())
+    assert_same_gradients(packed, rows)
 
 
 def test_packed_micro_batches_share_prompts_within_the_token_budget() -> None:

@@ -9,8 +9,9 @@ only hidden states are kept for backward and a chunk's logits are recomputed the
 forward nor the backward ever holds more than one chunk of logits.
 
 `packed_logprobs` computes the same values for a list of samples without padding and with each
-shared prompt computed once (the learner's default where `packable(model)`). A pack is one
-sequence whose attention is block-diagonal (a position sees only its own prompt group):
+shared prompt, and each long enough shared beginning of prompts, computed once (the learner's
+default where `packable(model)`). A pack is one sequence whose attention is block-diagonal (a
+position sees only its own run of prompts that begin alike):
 `use_block_attention` lets the model attend within each group's block only, instead of over
 the whole pack through a mask that hides all but those blocks.
 """
@@ -40,6 +41,11 @@ BLOCK_ATTENTION = "mars2_blocks"
 # PACK_MULTIPLE: bfloat16 sdpa compiles kernels per length (measured: forward + backward over
 # 150 lengths of 100-400 positions grew a process by 940 MB; rounded to 32, by 70 MB).
 BLOCK_MULTIPLE = 32
+# Distinct prompts in a pack that begin alike (a problem's refinement prompts: system prompt and
+# statement) compute their common leading positions once when at least this many: fewer would
+# merge blocks of different problems (their system prompts alike) and cost the block attention
+# more than they save.
+MIN_SHARED_PREFIX = 48
 
 # Configs whose logits are not just `lm_head(hidden)`: these take the full-logits path.
 _LOGIT_TRANSFORMS = (
@@ -226,6 +232,35 @@ def _pad_mask(mask: Tensor, pad: int) -> Tensor:
     return out
 
 
+def shared_prefixes(prompts: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    """For distinct prompts in pack order: (the index of the prompt whose leading tokens it
+    reuses, how many). A prompt that shares at least MIN_SHARED_PREFIX leading tokens with the
+    first prompt of the current run (its leader) reuses them (all but its last token at most:
+    that one's output predicts its responses); any other prompt leads a run of its own,
+    (itself, 0). `pack` lays the runs out this way and `learner.packed_micro_batches` counts
+    their tokens with it."""
+    out: list[tuple[int, int]] = []
+    leader = -1
+    for i, prompt in enumerate(prompts):
+        if leader >= 0:
+            n = min(_common_prefix(prompts[leader], prompt), len(prompt) - 1)
+            if n >= MIN_SHARED_PREFIX:
+                out.append((leader, n))
+                continue
+        leader = i
+        out.append((i, 0))
+    return out
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 def pack(
     prompts: Sequence[Sequence[int]], responses: Sequence[Sequence[int]], multiple: int = 1
 ) -> Pack:
@@ -234,66 +269,112 @@ def pack(
     groups: dict[tuple[int, ...], list[int]] = {}
     for i, prompt in enumerate(prompts):
         groups.setdefault(tuple(prompt), []).append(i)
-    tokens: list[int] = []
-    positions: list[int] = []
-    group_of: list[int] = []  # per token: its prompt group
-    response_of: list[int] = []  # per token: 0 on a prompt, else 1 + the sample's index
-    scorer: list[list[int]] = [[] for _ in prompts]  # per sample: the index predicting each token
-    for g, (prompt, members) in enumerate(groups.items()):
-        last = len(tokens) + len(prompt) - 1  # the prompt's last token predicts a response's first
-        tokens += prompt
-        positions += range(len(prompt))
-        group_of += [g] * len(prompt)
-        response_of += [0] * len(prompt)
-        for i in members:
-            start, n = len(tokens), len(responses[i])
-            scorer[i] = [last, *range(start, start + n - 1)] if n else []
-            tokens += responses[i]
-            positions += range(len(prompt), len(prompt) + n)
-            group_of += [g] * n
-            response_of += [1 + i] * n
-    filler = -len(tokens) % multiple
-    tokens += [0] * filler  # token 0: any id the model has; nothing reads these positions
-    positions += range(filler)
-    group_of += [len(groups)] * filler
-    response_of += [0] * filler
-    return Pack(tokens, positions, group_of, response_of, [k for row in scorer for k in row])
+    distinct = list(groups)
+    p = _Layout(len(prompts))
+    for g, (leader, shared) in enumerate(shared_prefixes(distinct)):
+        if leader == g:
+            p.run += 1
+        prompt = distinct[g]
+        p.add(prompt[shared:], range(shared, len(prompt)), g, 0, (leader, shared))
+        last = len(p.tokens) - 1  # the prompt's last token predicts a response's first
+        for i in groups[prompt]:
+            start, n = len(p.tokens), len(responses[i])
+            p.scorer[i] = [last, *range(start, start + n - 1)] if n else []
+            p.add(responses[i], range(len(prompt), len(prompt) + n), g, 1 + i, (leader, shared))
+    filler = -len(p.tokens) % multiple
+    p.run += 1
+    # token 0: any id the model has; nothing reads these positions
+    p.add([0] * filler, range(filler), len(distinct), 0, (len(distinct), 0))
+    return Pack(
+        p.tokens,
+        p.positions,
+        p.run_of,
+        p.response_of,
+        [k for row in p.scorer for k in row],
+        p.prompt_of,
+        p.reused,
+    )
+
+
+class _Layout:
+    """A pack being laid out: per position its token, position id, run, response, prompt and
+    (the prompt whose leading tokens it sees, how many)."""
+
+    def __init__(self, samples: int) -> None:
+        self.tokens: list[int] = []
+        self.positions: list[int] = []
+        self.run_of: list[int] = []
+        self.response_of: list[int] = []
+        self.prompt_of: list[int] = []
+        self.reused: list[tuple[int, int]] = []
+        self.scorer: list[list[int]] = [[] for _ in range(samples)]
+        self.run = -1
+
+    def add(
+        self,
+        tokens: Sequence[int],
+        positions: range,
+        prompt: int,
+        response: int,
+        reused: tuple[int, int],
+    ) -> None:
+        n = len(tokens)
+        self.tokens += tokens
+        self.positions += positions
+        self.run_of += [self.run] * n
+        self.response_of += [response] * n
+        self.prompt_of += [prompt] * n
+        self.reused += [reused] * n
 
 
 @dataclass(frozen=True)
 class Pack:
-    """One packed sequence: per position its token, position id, prompt group and response (0 on
-    a prompt, else 1 + the sample's index); `scorer`: for each (sample, response token) in
-    sample order, the position whose output predicts that token."""
+    """One packed sequence: per position its token, position id, run (prompts that share a
+    leading part, their responses; the filler) and response (0 on a prompt, else 1 + the
+    sample's index); `scorer`: for each (sample, response token) in sample order, the position
+    whose output predicts that token; per position its distinct prompt (`prompt_of`, for a
+    response: its sample's prompt) and `reused`: (the prompt whose leading positions it also
+    sees, how many of them; a run's leader: itself, 0)."""
 
     tokens: list[int]
     positions: list[int]
     group_of: list[int]
     response_of: list[int]
     scorer: list[int]
+    prompt_of: list[int]
+    reused: list[tuple[int, int]]
 
     def __len__(self) -> int:
         return len(self.tokens)
 
     def blocks(self) -> list[tuple[int, int]]:
-        """[start, end) of each prompt group's positions (and the filler's), in order: nothing
-        outside its block is visible to a position."""
+        """[start, end) of each run's positions (and the filler's), in order: nothing outside
+        its block is visible to a position."""
         edges = [
             i for i in range(1, len(self.group_of)) if self.group_of[i] != self.group_of[i - 1]
         ]
         return list(zip([0, *edges], [*edges, len(self.group_of)], strict=True))
 
     def mask(self, device: torch.device) -> Tensor:
-        """[N, N] bool, True where query i may attend to key j: causal, within one prompt group,
-        and to the prompt or to the query's own response."""
+        """[N, N] bool, True where query i may attend to key j: causal, within one run, and to
+        the query's own prompt, the leading positions of its prompt that its prompt reuses
+        from the run's leader, or the query's own response."""
         n = len(self.tokens)
-        group = torch.tensor(self.group_of, device=device)
+        run = torch.tensor(self.group_of, device=device)
         response = torch.tensor(self.response_of, device=device)
+        prompt = torch.tensor(self.prompt_of, device=device)
+        leader, reused = torch.tensor(self.reused, device=device).unbind(-1)
+        position = torch.tensor(self.positions, device=device)
         index = torch.arange(n, device=device)
         causal = index[:, None] >= index[None, :]
-        same_group = group[:, None] == group[None, :]
-        visible = (response[None, :] == 0) | (response[:, None] == response[None, :])
-        return causal & same_group & visible
+        on_prompt = response[None, :] == 0
+        own_prompt = on_prompt & (prompt[:, None] == prompt[None, :])
+        shared = (
+            on_prompt & (prompt[None, :] == leader[:, None]) & (position[None, :] < reused[:, None])
+        )
+        own_response = (response[None, :] != 0) & (response[:, None] == response[None, :])
+        same_run = run[:, None] == run[None, :]
+        return causal & same_run & (own_prompt | shared | own_response)
 
 
 def packed_logprobs(
@@ -310,10 +391,13 @@ def packed_logprobs(
     everything goes in ONE sequence without padding between samples, [prompt A, response A1,
     response A2, ..., prompt B, ..., filler to a multiple of PACK_MULTIPLE], with a mask that
     lets each response see its prompt and itself (causally) and position ids that continue
-    each response from its prompt's end. Keys and values of a position depend only on what it
-    sees, so a shared prompt's are exactly those each sample would compute alone; its gradient
-    sums the samples' contributions. `packable(model)` says whether the model takes such a
-    mask."""
+    each response from its prompt's end. A distinct prompt that begins like the prompt before
+    it (one problem's refinement prompts: the same system prompt and statement, other code and
+    feedback) goes in without those leading tokens, at the positions after them, and sees them
+    in that earlier prompt (`shared_prefixes`: [prompt A, responses, rest of prompt A', its
+    responses, ...]). Keys and values of a position depend only on what it sees, so a shared
+    prompt's are exactly those each sample would compute alone; its gradient sums the samples'
+    contributions. `packable(model)` says whether the model takes such a mask."""
     if temperature <= 0:
         raise ValueError(f"temperature must be > 0, got {temperature}")
     parts = _decoder_and_head(model)

@@ -24,7 +24,13 @@ import torch
 from mars2 import heap
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import policy_loss, token_logprobs
-from mars2.rl.logprobs import PACK_MULTIPLE, packable, packed_logprobs, use_block_attention
+from mars2.rl.logprobs import (
+    PACK_MULTIPLE,
+    packable,
+    packed_logprobs,
+    shared_prefixes,
+    use_block_attention,
+)
 from mars2.training.trainable import (
     checkpoint_layers,
     engine_uses_snapshot,
@@ -83,33 +89,42 @@ def pad_batch(
 
 
 def packed_micro_batches(samples: Sequence[Sample], budget: int) -> list[list[Sample]]:
-    """Split `samples` into micro-batches of at most `budget` packed tokens each, a shared prompt
-    counted once (`rl.packed_logprobs`): samples with one prompt stay together, in order of
-    their prompt's first appearance; a group larger than the budget is cut into parts that
-    each carry their own copy of the prompt. A single sample over the budget goes alone."""
+    """Split `samples` into micro-batches of at most `budget` packed tokens each, as
+    `rl.packed_logprobs` lays them out: a shared prompt counted once, and a prompt that begins
+    like the one leading its run counted without the leading tokens it reuses
+    (`rl.logprobs.shared_prefixes`). Samples with one prompt stay together, the prompts in
+    token order (one problem's prompts, alike up to their code and feedback, side by side); a
+    group larger than the budget is cut into parts that each carry their own copy of the prompt.
+    A single sample over the budget goes alone."""
     groups: dict[tuple[int, ...], list[Sample]] = {}
     for s in samples:
         groups.setdefault(tuple(s.prompt_ids), []).append(s)
-    parts: list[tuple[int, list[Sample]]] = []  # (packed tokens, samples of one prompt copy)
-    for prompt, members in groups.items():
+    parts: list[tuple[tuple[int, ...], list[Sample]]] = []  # samples of one prompt copy
+    for prompt in sorted(groups):
         part: list[Sample] = []
         cost = len(prompt)
-        for s in members:
+        for s in groups[prompt]:
             if part and cost + len(s.response_ids) > budget:  # cut the group: a new prompt copy
-                parts.append((cost, part))
+                parts.append((prompt, part))
                 part, cost = [], len(prompt)
             part.append(s)
             cost += len(s.response_ids)
-        parts.append((cost, part))
+        parts.append((prompt, part))
     micros: list[list[Sample]] = []
+    prompts: list[tuple[int, ...]] = []  # the distinct prompts of the last micro-batch
     used = 0
-    for cost, part in parts:
-        if micros and used + cost <= budget:
-            micros[-1] += part
-            used += cost
-        else:
-            micros.append(list(part))
-            used = cost
+    for prompt, part in parts:
+        responses = sum(len(s.response_ids) for s in part)
+        if micros:
+            shared = shared_prefixes([*prompts, prompt])[-1][1]
+            new = 0 if prompt in prompts else len(prompt) - shared
+            if used + new + responses <= budget:
+                micros[-1] += part
+                prompts += [] if prompt in prompts else [prompt]
+                used += new + responses
+                continue
+        micros.append(list(part))
+        prompts, used = [prompt], len(prompt) + responses
     return micros
 
 

@@ -23,8 +23,11 @@ timed repetition on both sides, split into the same number of micro-batches for 
   `mars2-lora-dense` is mars2-lora with each pack's attention computed over the whole pack
   through its block-diagonal mask instead of block by block (`rl.use_block_attention`): what
   block attention buys (ratio row `mars2-lora / mars2-lora-dense`). `--batch tree` times a
-  tree-search step of the main job instead (44 samples, most with a prompt of their own, ~140 +
-  40 tokens), where a pack holds several prompt groups.
+  tree-search step of the main job instead (44 samples of 11 trees, each with a prompt of its
+  own of ~130-160 + 40 tokens whose first 100 its tree's prompts share), where a pack holds
+  several prompt groups; `mars2-lora-whole` is mars2-lora computing each distinct prompt whole:
+  what sharing the leading positions of prompts that begin alike buys (`rl.logprobs.
+  shared_prefixes`, ratio row `mars2-lora / mars2-lora-whole`).
 - TRL: `GRPOTrainer` (LoRA through its `peft_config`) with loss_type `grpo`,
   importance_sampling_level `sequence`, beta 0 (the same objective: TRL's `grpo` loss is the mean
   over sequences of each sequence's token mean, and without vLLM it applies no
@@ -88,6 +91,7 @@ CONTENDERS = (
     "trl-full",
     "mars2-lora-padded",
     "mars2-lora-dense",
+    "mars2-lora-whole",
 )
 FP32_ROWS = ("mars2-lora-fp32", "trl-lora-fp32")
 # (mars2 row, TRL row) ratios in the table and --json; the first is the headline
@@ -98,7 +102,7 @@ PAIRS = (
     ("mars2-lora-fp32", "trl-lora-fp32"),
 )
 # what one mars2 feature buys: (with it, without it), shown as ratio rows of the table
-FEATURE_PAIRS = (("mars2-lora", "mars2-lora-dense"),)
+FEATURE_PAIRS = (("mars2-lora", "mars2-lora-dense"), ("mars2-lora", "mars2-lora-whole"))
 CLIP_LOW, CLIP_HIGH = 3e-4, 4e-4  # GSPO paper's sequence-ratio clip range
 LR = 1e-6
 LORA_RANK, LORA_ALPHA = 16, 32  # the main job's adapter (mars2's default agents)
@@ -115,13 +119,26 @@ class BatchSpec:
     response_tokens: int
     micro_batch: int
     seed: int = 0
+    # groups per problem whose prompts begin with the same `stem` tokens (a tree's nodes: system
+    # prompt and statement), the rest of each prompt its own; 0: prompts unrelated
+    tree_nodes: int = 0
+    stem: int = 0
 
 
 FULL = BatchSpec(samples=16, group=4, prompt_tokens=256, response_tokens=128, micro_batch=4)
 QUICK = BatchSpec(samples=8, group=4, prompt_tokens=96, response_tokens=48, micro_batch=4)
 SMOKE = BatchSpec(samples=4, group=2, prompt_tokens=8, response_tokens=4, micro_batch=2)
-# a tree-search step of the main job: 44 kept nodes, most with a prompt of their own
-TREE = BatchSpec(samples=44, group=1, prompt_tokens=140, response_tokens=40, micro_batch=4)
+# a tree-search step of the main job: 44 kept nodes of 11 trees, each node with a prompt of its
+# own that begins like its tree's others (~100 tokens of system prompt and statement)
+TREE = BatchSpec(
+    samples=44,
+    group=1,
+    prompt_tokens=160,
+    response_tokens=40,
+    micro_batch=4,
+    tree_nodes=4,
+    stem=100,
+)
 
 
 def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
@@ -132,9 +149,12 @@ def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
 
     rng = random.Random(spec.seed)
     samples = []
-    for g in range(0, spec.samples, spec.group):
-        n_prompt = rng.randint(spec.prompt_tokens * 4 // 5, spec.prompt_tokens)
-        prompt = [rng.randrange(100, vocab) for _ in range(n_prompt)]
+    stem: list[int] = []
+    for k, g in enumerate(range(0, spec.samples, spec.group)):
+        if spec.tree_nodes and k % spec.tree_nodes == 0:  # a new tree: a new stem
+            stem = [rng.randrange(100, vocab) for _ in range(spec.stem)]
+        n_prompt = rng.randint(spec.prompt_tokens * 4 // 5, spec.prompt_tokens) - len(stem)
+        prompt = stem + [rng.randrange(100, vocab) for _ in range(n_prompt)]
         size = min(spec.group, spec.samples - g)
         raw = [rng.gauss(0.0, 1.0) for _ in range(size)]
         mean, std = statistics.fmean(raw), statistics.pstdev(raw) or 1.0
@@ -204,6 +224,10 @@ def run_mars2(
     )
     if row.endswith("-dense"):  # each pack's attention over the whole pack, through its mask
         learner.model.config._attn_implementation = "sdpa"
+    if row.endswith("-whole"):  # each distinct prompt computed whole, none sharing a beginning
+        from mars2.rl import logprobs
+
+        logprobs.MIN_SHARED_PREFIX = 1 << 30
     return lambda: learner.update(samples)
 
 
@@ -466,12 +490,19 @@ def main(argv: list[str] | None = None) -> int:
     spec = SMOKE if args.smoke else QUICK if args.quick else TREE if args.batch == "tree" else FULL
     model_name = "tiny-random" if args.smoke else args.model
     default = CONTENDERS + (FP32_ROWS if matched_precision() != "fp32" else ())
+    if spec.group < 2:  # TRL's GRPO cannot take groups of one (the tree batch): mars2's rows
+        default = tuple(n for n in default if n.startswith("mars2"))
     pair_only = "mars2-lora,trl-lora"  # --smoke and --quick: the headline pair only (< 1 min)
     contenders = args.contenders or (pair_only if args.smoke or args.quick else ",".join(default))
     names = [n for n in contenders.split(",") if n]
     unknown = sorted(set(names) - set(CONTENDERS + FP32_ROWS))
     if unknown:
         parser.error(f"unknown contenders {unknown}; choose from {CONTENDERS + FP32_ROWS}")
+    if spec.group < 2 and any(n.startswith("trl") for n in names):
+        parser.error(
+            f"TRL's GRPO needs groups of at least 2 samples and this batch has groups of "
+            f"{spec.group}: choose mars2 contenders (e.g. --contenders mars2-lora,mars2-lora-whole)"
+        )
     rows, steal = {}, {}
     for name in names:  # the hypervisor's share of each contender's time: a slow host shows
         before = cpu_times()

@@ -106,7 +106,7 @@ class Decoder:
         if self.piece is not None:
             for row in rows:
                 row.fences_left = fences_to_close("".join(map(self.piece, row.prompt_ids)))
-        if self.rows and getattr(self.batch, "prefills_in_step", False):
+        if self.rows and self.batch.prefills_in_step:
             self.joining.extend(rows)
             return
         self._join(rows, self.batch.prefill([r.prompt_ids for r in rows]))
@@ -172,6 +172,8 @@ class HFBatch:
     padding no row needs any more is cropped, so the cache stays as short as its longest row.
     Requests with the same prompt in one `prefill` share its computation (the model may change
     between calls, so nothing is kept across them)."""
+
+    prefills_in_step = False  # new rows are prefilled in a pass of their own (`Decoder.admit`)
 
     def __init__(self, model: Any, pad_id: int) -> None:
         self.model = model

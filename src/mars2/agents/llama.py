@@ -19,8 +19,9 @@ arithmetic on a frozen snapshot of the weights, with what a rollout needs only:
 
 It computes what `LlamaForCausalLM` computes (RMSNorm in float32, rotary embeddings of the
 default type, grouped-query attention, SiLU-gated MLP), to float32 rounding: the tests compare
-its logits with the transformers model's. `llama_weights.unsupported(model)` names what it lacks for other
-models (rope scaling, a Linear with a bias, ...); the engine then uses transformers' forward.
+its logits with the transformers model's. `llama_weights.unsupported(model)` names what it
+lacks for other models (rope scaling, a Linear with a bias, ...); the engine then uses
+transformers' forward.
 """
 
 from __future__ import annotations
@@ -231,11 +232,9 @@ class LlamaBatch:
         """Append one token to every row; return the next-token logits [B, V] (float32). With
         `prompts`, also add their rows as `prefill` does, in the same forward pass (the weights
         stream once for both), and return [B + len(prompts), V]: the rows', then the new ones'."""
-        need = int(self.lens.max()) + max(self.headroom, 1)  # positions the rows can still need
-        if prompts:
-            need = max(need, max(map(len, prompts)) + max(self.headroom, 1))
         if self.w.grouped_decode:  # the cache kept near what its rows can still need (CACHE_SLACK)
-            self._trim(need)
+            longest = max([int(self.lens.max()), *map(len, prompts or [])])
+            self._trim(longest + max(self.headroom, 1))
         admission = self._plan(prompts) if prompts else None
         computing = admission if admission is not None and admission.todo else None
         logits, computed = self._forward(tokens, computing)
@@ -341,20 +340,21 @@ class LlamaBatch:
     def _prefill_layout(self, plan: _Admission) -> _Prefill:
         """The positions of `plan.todo`'s prompts after their shared prefixes, right-padded to
         one width, and where their keys and values go."""
-        w, rows, prompts = self.w, plan.todo, plan.keys
+        w, rows = self.w, plan.todo
         starts = [plan.shared[i] for i in rows]
-        n, width = len(rows), max(len(prompts[i]) - plan.shared[i] for i in rows)
+        suffixes = [plan.keys[i][plan.shared[i] :] for i in rows]
+        n, width = len(rows), max(map(len, suffixes))
         width += -width % PREFILL_MULTIPLE  # few shapes: oneDNN compiles and caches one per shape
         ids = torch.zeros((n, width), dtype=torch.long)
-        for r, i in enumerate(rows):  # right padding: the suffix of each prompt
-            ids[r, : len(prompts[i]) - starts[r]] = torch.tensor(prompts[i][starts[r] :])
-        ends = torch.tensor([len(prompts[i]) - plan.shared[i] for i in rows], device=w.device)
+        for r, suffix in enumerate(suffixes):  # right padding
+            ids[r, : len(suffix)] = torch.tensor(suffix)
+        ends = torch.tensor(list(map(len, suffixes)), device=w.device)
         slots = torch.tensor([plan.start + i for i in rows], device=w.device)
         pos = torch.tensor(starts, device=w.device).unsqueeze(-1) + torch.arange(
             width, device=w.device
         )
         t = int(pos.max()) + 1  # positions attended to
-        self._reserve(plan.start + len(prompts), t)
+        self._reserve(plan.start + len(plan.keys), t)
         mask = None  # fresh prompts in consecutive slots: plain causal attention
         if rows != list(range(rows[0], rows[0] + n)) or any(starts):
             mask = (torch.arange(t, device=w.device) <= pos.unsqueeze(-1)).unsqueeze(1)

@@ -152,6 +152,9 @@ class LlamaWeights:
         )
         half = torch.arange(0, self.head_dim, 2, dtype=torch.int64, device=self.device)
         self.inv_freq = 1.0 / theta ** (half.float() / self.head_dim)  # [D/2], float32
+        # the rotation's sign per dimension, folded into `rope`'s sin: -1 on the first half
+        self.sin_sign = torch.ones(self.head_dim, device=self.device)
+        self.sin_sign[: self.head_dim // 2] = -1.0
 
     def _take(self, weight: torch.Tensor) -> torch.Tensor:
         return weight.detach().to(self.dtype, copy=True).contiguous()
@@ -162,9 +165,7 @@ class LlamaWeights:
         negation of its own (x2 * -sin is -x2 * sin exactly)."""
         freqs = positions.float().unsqueeze(-1) * self.inv_freq  # [..., D/2]
         emb = torch.cat([freqs, freqs], dim=-1)
-        sign = torch.ones(self.head_dim, device=emb.device)
-        sign[: self.head_dim // 2] = -1.0
-        return emb.cos().to(self.dtype), (emb.sin() * sign).to(self.dtype)
+        return emb.cos().to(self.dtype), (emb.sin() * self.sin_sign).to(self.dtype)
 
 
 def _weight_of(model: Any) -> Callable[[Any], torch.Tensor]:

@@ -1,9 +1,10 @@
 """Tiny learner fixtures shared by the learner tests: a 2-layer Llama, a tokenizer stand-in and a
-batch of four samples with known lengths and advantages."""
+batch of four samples with known lengths and advantages; a 2-layer Gemma 3 of the same size."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM
@@ -28,6 +29,27 @@ def tiny_model(seed: int = 0) -> LlamaForCausalLM:
         max_position_embeddings=64,
     )
     return LlamaForCausalLM(config).float()
+
+
+def tiny_gemma_model(seed: int = 0) -> Any:
+    """A Gemma 3 text model of tiny_model's size: a sliding-window layer, then a global one."""
+    from transformers import Gemma3ForCausalLM, Gemma3TextConfig
+
+    torch.manual_seed(seed)
+    config = Gemma3TextConfig(
+        vocab_size=64,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=1,
+        head_dim=8,
+        query_pre_attn_scalar=8,
+        layer_types=["sliding_attention", "full_attention"],
+        sliding_window=4,
+        max_position_embeddings=64,
+    )
+    return Gemma3ForCausalLM(config).float()
 
 
 def samples() -> list[Sample]:

@@ -33,3 +33,32 @@ def tiny(model_cache: Path) -> tuple[Any, Any]:
     torch.set_num_threads(1)
 
     return load_model("tiny-random", device="cpu")
+
+
+@pytest.fixture(scope="session")
+def tiny_gemma(tiny: tuple[Any, Any]) -> Any:
+    """A tiny Gemma 3 (tiny-random-base's configuration) whose sliding window of 8 positions
+    hides part of the tests' prompts, with non-zero norm weights (Gemma scales by 1 + w)."""
+    import copy
+
+    import torch
+
+    from mars2.agents.models import load_model
+
+    base, _ = load_model("tiny-random-base", device="cpu")
+    config = copy.deepcopy(base.config)
+    config.sliding_window = 8
+    model = type(base)(config)
+    model.load_state_dict(base.state_dict())
+    g = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for name, param in model.named_parameters():
+            if "norm" in name:
+                param.copy_(0.3 * torch.randn(param.shape, generator=g))
+    return model.eval()
+
+
+@pytest.fixture(params=["llama", "gemma"])
+def lean(request: pytest.FixtureRequest, tiny: tuple[Any, Any]) -> Any:
+    """Each architecture the lean decoder runs: tiny-random (Llama) and `tiny_gemma`."""
+    return tiny[0] if request.param == "llama" else request.getfixturevalue("tiny_gemma")

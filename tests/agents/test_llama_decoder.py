@@ -33,10 +33,10 @@ def prompts(n: int, seed: int = 0) -> list[list[int]]:
 
 
 def test_prefill_steps_joins_and_leaves_match_transformers(
-    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+    lean: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)  # the cache grows several times below
-    model, _ = tiny
+    model = lean
     batch = LlamaBatch(LlamaWeights(model))
     seqs = prompts(4)
     rows = seqs[:2]
@@ -108,8 +108,8 @@ def test_compact_moves_only_rows_beyond_the_new_size(
     assert all(i >= len(alive) for i in moved)
 
 
-def test_rows_kept_out_of_order_match_transformers(tiny: tuple[Any, Any]) -> None:
-    model, _ = tiny
+def test_rows_kept_out_of_order_match_transformers(lean: Any) -> None:
+    model = lean
     batch = LlamaBatch(LlamaWeights(model))
     rows = prompts(4, seed=3)
     with torch.no_grad():
@@ -124,8 +124,8 @@ def test_rows_kept_out_of_order_match_transformers(tiny: tuple[Any, Any]) -> Non
         assert torch.allclose(got, reference(model, row), atol=ATOL)
 
 
-def test_a_single_row_of_one_token(tiny: tuple[Any, Any]) -> None:
-    model, _ = tiny
+def test_a_single_row_of_one_token(lean: Any) -> None:
+    model = lean
     batch = LlamaBatch(LlamaWeights(model))
     with torch.no_grad():
         got = batch.prefill([[7]])[0]
@@ -153,8 +153,8 @@ def lora_model(model: Any, adapters: list[str]) -> Any:
     return peft
 
 
-def test_lora_adapters_are_folded_in(tiny: tuple[Any, Any]) -> None:
-    model, _ = tiny
+def test_lora_adapters_are_folded_in(lean: Any) -> None:
+    model = lean
     peft = lora_model(model, ["only"])
     row = prompts(1)[0]
     want = reference(peft, row)
@@ -164,10 +164,10 @@ def test_lora_adapters_are_folded_in(tiny: tuple[Any, Any]) -> None:
     assert torch.allclose(got, want, atol=ATOL)
 
 
-def test_an_adapter_view_generates_with_its_own_adapter(tiny: tuple[Any, Any]) -> None:
+def test_an_adapter_view_generates_with_its_own_adapter(lean: Any) -> None:
     from mars2.rollout.engines import AdapterView
 
-    model, _ = tiny
+    model = lean
     peft = lora_model(model, ["first", "second"])
     row = prompts(1)[0]
     lock = threading.Lock()
@@ -180,11 +180,11 @@ def test_an_adapter_view_generates_with_its_own_adapter(tiny: tuple[Any, Any]) -
         assert torch.allclose(got, want, atol=ATOL), name
 
 
-def test_bfloat16_weights_stay_close(tiny: tuple[Any, Any]) -> None:
-    model, _ = tiny
+def test_bfloat16_weights_stay_close(lean: Any) -> None:
+    model = lean
     row = prompts(2)[1]
     weights = LlamaWeights(model, torch.bfloat16)
-    assert weights.layers[0][1].dtype == torch.bfloat16
+    assert weights.layers[0].qkv.dtype == torch.bfloat16
     with torch.no_grad():
         got = torch.log_softmax(LlamaBatch(weights).prefill([row])[0], -1)
     want = torch.log_softmax(reference(model, row), -1)
@@ -192,24 +192,31 @@ def test_bfloat16_weights_stay_close(tiny: tuple[Any, Any]) -> None:
     assert 0 < gap < 0.1, gap
 
 
-def test_models_it_cannot_run_are_named(tiny: tuple[Any, Any]) -> None:
-    from mars2.agents.models import load_model
+def test_models_it_cannot_run_are_named(tiny: tuple[Any, Any], tiny_gemma: Any) -> None:
+    import copy
 
     model, _ = tiny
-    assert unsupported(model) is None
-    gemma, _ = load_model("tiny-random-base", device="cpu")
-    assert "gemma3" in str(unsupported(gemma))
+    assert unsupported(model) is None and unsupported(tiny_gemma) is None
     original = model.lm_head
     model.lm_head = torch.nn.Linear(original.in_features, original.out_features, bias=True)
     try:
         assert unsupported(model) == "lm_head has a bias"
     finally:
         model.lm_head = original
+    capped = copy.deepcopy(tiny_gemma)
+    capped.config.final_logit_softcapping = 30.0
+    assert unsupported(capped) == "final_logit_softcapping 30.0"
+    capped.config.final_logit_softcapping = None
+    capped.config.rope_parameters["sliding_attention"]["rope_type"] = "linear"
+    assert unsupported(capped) == "rope type 'linear'"
+    capped.config.model_type = "qwen2"
+    assert "model type 'qwen2' is neither" in str(unsupported(capped))
     assert resolve_decoder("auto", "model", model) == "llama"
+    assert resolve_decoder("auto", "model", tiny_gemma) == "llama"
     assert resolve_decoder("auto", "int8", model) == "transformers"
-    assert resolve_decoder("auto", "model", gemma) == "transformers"
+    assert resolve_decoder("auto", "model", capped) == "transformers"
     with pytest.raises(ValueError, match="decoder 'llama' cannot run this model: model type"):
-        resolve_decoder("llama", "model", gemma)
+        resolve_decoder("llama", "model", capped)
 
 
 @pytest.mark.parametrize("native", [True, False])
@@ -262,10 +269,10 @@ def test_float32_weights_and_builds_without_onednn_bf16_are_not_prepacked(
 
 
 @needs_prepack
-def test_prepacked_and_plain_decoders_sample_the_same_logits(tiny: tuple[Any, Any]) -> None:
-    model, _ = tiny
+def test_prepacked_and_plain_decoders_sample_the_same_logits(lean: Any) -> None:
+    model = lean
     batches = [LlamaBatch(LlamaWeights(model, torch.bfloat16, pack=p)) for p in (True, False)]
-    assert batches[0].w.layers[0][1].packed and not batches[1].w.layers[0][1].packed
+    assert batches[0].w.layers[0].qkv.packed and not batches[1].w.layers[0].qkv.packed
     seqs = prompts(3)
     with torch.no_grad():
         got, want = (b.prefill(seqs) for b in batches)
@@ -290,21 +297,26 @@ def test_grouped_attention_computes_what_sdpa_does() -> None:
     want = torch.nn.functional.scaled_dot_product_attention(
         q, keys, values, attn_mask=mask, enable_gqa=True
     )
-    torch.testing.assert_close(llama._grouped_attention(q, keys, values, mask), want)
+    torch.testing.assert_close(llama._grouped_attention(q, keys, values, mask, 8**-0.5), want)
     # rows of keys past q's are padding (a fourth slot, all visible): same output for the three
     padded = [torch.cat([x, torch.randn(1, *x.shape[1:], generator=g)]) for x in (keys, values)]
     mask4 = torch.cat([mask, torch.zeros(1, 1, 1, 7)])
-    torch.testing.assert_close(llama._grouped_attention(q, *padded, mask4), want)
+    torch.testing.assert_close(llama._grouped_attention(q, *padded, mask4, 8**-0.5), want)
+    # another scale than d^-0.5 (Gemma's query_pre_attn_scalar)
+    want = torch.nn.functional.scaled_dot_product_attention(
+        q, keys, values, attn_mask=mask, scale=0.3, enable_gqa=True
+    )
+    torch.testing.assert_close(llama._grouped_attention(q, keys, values, mask, 0.3), want)
 
 
 @pytest.mark.parametrize("amx", [False, True])
 def test_bfloat16_decode_attention_by_machine(
-    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch, amx: bool
+    lean: Any, monkeypatch: pytest.MonkeyPatch, amx: bool
 ) -> None:
     """The grouped decode attention is chosen for bfloat16 on a CPU without AMX tiles (where
     sdpa's bfloat16 kernel is slow), sdpa elsewhere; the two decoders' logits agree to bfloat16
     rounding through prefill and steps of rows of different lengths."""
-    model, _ = tiny
+    model = lean
     monkeypatch.setattr(llama_weights, "amx_tiles", lambda: amx)
     assert LlamaWeights(model, torch.bfloat16).grouped_decode is not amx
     assert not LlamaWeights(model, torch.float32).grouped_decode
@@ -347,14 +359,14 @@ def test_grouped_decode_attention_runs_on_few_shapes(
 
 
 def test_grouped_decode_reads_the_whole_cache_in_place_and_trims_it(
-    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+    lean: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The grouped decode attention gets a prefix of the cache's rows with all its positions
     (one dense block: no copy), the unused positions masked, and matches transformers; when the
     long row leaves, the cache is cut back to what the short rows can still need."""
     monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)
     monkeypatch.setattr(llama, "CACHE_SLACK", 16)
-    model, _ = tiny
+    model = lean
     seen: list[tuple[bool, int]] = []
     attend = llama._grouped_attention
 

@@ -4,12 +4,14 @@ policy in the direction of the advantage."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import torch
 from transformers import LlamaForCausalLM
 
-from learner_fixtures import _Tok, grouped_samples, samples, tiny_model
+from learner_fixtures import _Tok, grouped_samples, samples, tiny_gemma_model, tiny_model
 from mars2 import machine
 from mars2.config import AgentConfig, LossConfig, TrainConfig
 from mars2.rl import logprobs, policy_loss, token_logprobs
@@ -433,12 +435,16 @@ def test_auto_precision_is_bf16_only_where_bf16_products_are_fast(
     assert resolve_precision("fp32", cpu) == "fp32" and resolve_precision("bf16", cpu) == "bf16"
 
 
-def test_a_bf16_lora_learner_keeps_its_frozen_model_and_residual_stream_in_bf16() -> None:
+@pytest.mark.parametrize("build", [tiny_model, tiny_gemma_model], ids=["llama", "gemma"])
+def test_a_bf16_lora_learner_keeps_its_frozen_model_and_residual_stream_in_bf16(
+    build: Callable[[int], Any],
+) -> None:
     """Base weights and norms stored in bfloat16, the embedding's weight float32 (tied to the
     LM head) with its output cast: the hidden states between layers are bfloat16, as in the
-    rollout engine's snapshot; adapters and their optimizer state stay float32."""
+    rollout engine's snapshot (Llama's and Gemma 3's); adapters and their optimizer state stay
+    float32."""
     learner = Learner(
-        tiny_model(5),
+        build(5),
         _Tok(),
         AgentConfig(model="tiny", lora_rank=4),
         TrainConfig(lr=1e-2, precision="bf16"),
@@ -510,7 +516,7 @@ def test_a_bf16_base_merges_its_adapter_in_float32() -> None:
     torch.testing.assert_close(merged, expected, rtol=0, atol=1e-7)
     snapshot = LlamaWeights(learner.model, pack=False)  # in the model's dtype, float32
     rows = expected.shape[0]
-    torch.testing.assert_close(snapshot.layers[0][1].weight[:rows], expected, rtol=0, atol=1e-7)
+    torch.testing.assert_close(snapshot.layers[0].qkv.weight[:rows], expected, rtol=0, atol=1e-7)
 
 
 def test_a_second_adapter_on_a_bf16_base_trains_in_float32() -> None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from mars2.agents.llama_weights import LlamaWeights, Projection
+from mars2.agents.llama_weights import Layer, LlamaWeights
 from mars2.agents.prompt_cache import PROMPT_CACHE_BYTES, PromptCache
 
 # The cache's time capacity is the longest row's need rounded up to this, not doubled: a 32-row
@@ -60,12 +60,6 @@ CACHE_SLACK = 2 * SLOTS_MULTIPLE
 _MIN_SHARED = 8  # shared positions worth copying from the cache rather than recomputing
 
 
-def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
-    """transformers' LlamaRMSNorm: normalised in float32, cast back, then scaled (torch's fused
-    kernel for the float32 part: the same values in fewer operations)."""
-    return weight * F.rms_norm(x.float(), (x.shape[-1],), None, eps).to(x.dtype)
-
-
 def _additive(visible: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """A boolean attention mask as the additive one sdpa would build from it (0 / -inf)."""
     return torch.zeros(visible.shape, dtype=dtype, device=visible.device).masked_fill_(
@@ -74,20 +68,20 @@ def _additive(visible: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 
 
 def _grouped_attention(
-    q: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor
+    q: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor, scale: float
 ) -> torch.Tensor:
     """Attention of one new token per row: q [B, h, 1, D] against keys and values
     [R, kv, T, D] (R >= B: rows past B are padding, their output dropped), each key/value head
     serving its group of h / kv consecutive query heads (as sdpa's `enable_gqa`) without
-    copying it per head; `mask` [R, 1, 1, T] additive, float32. Scores and softmax in float32,
-    the products in the inputs' dtype."""
+    copying it per head; `mask` [R, 1, 1, T] additive, float32; `scale` the scores'. Scores and
+    softmax in float32, the products in the inputs' dtype."""
     b, h, _, d = q.shape
     r, kv = keys.shape[:2]
     grouped = q.reshape(b, kv, h // kv, d)  # [B, kv, g, D]
     if r > b:
         grouped = torch.cat([grouped, grouped.new_zeros(r - b, *grouped.shape[1:])])
-    # mask + d^-0.5 * scores, in float32 (the type promotion of one add: fewer operations)
-    scores = torch.add(mask, torch.matmul(grouped, keys.transpose(-1, -2)), alpha=d**-0.5)
+    # mask + scale * scores, in float32 (the type promotion of one add: fewer operations)
+    scores = torch.add(mask, torch.matmul(grouped, keys.transpose(-1, -2)), alpha=scale)
     weights = torch.softmax(scores, dim=-1).to(values.dtype)  # [R, kv, g, T]
     return torch.matmul(weights, values)[:b].reshape(b, h, 1, d)
 
@@ -122,7 +116,8 @@ class _Prefill:
     """The prompt positions a forward pass computes: token ids and position ids [n, width]
     (right-padded), each row's slot and its last real position + 1 (`ends`), the positions its
     attention reads (`t`), and its mask [n, 1, width, t] (None: fresh prompts in consecutive
-    slots, plain causal attention)."""
+    slots, plain causal attention); `local`, the sliding-window layers' mask where the window
+    hides positions (else None: theirs is `mask`)."""
 
     ids: torch.Tensor
     pos: torch.Tensor
@@ -130,17 +125,20 @@ class _Prefill:
     ends: torch.Tensor
     t: int
     mask: torch.Tensor | None
+    local: torch.Tensor | None = None
 
 
 @dataclass
 class _Decode:
     """A decode step's rows [B] and their new tokens' positions [B], the (rows, positions) its
-    attention runs on, and its additive mask."""
+    attention runs on, its additive mask, and the sliding-window layers' (`mask` itself where
+    the window hides nothing)."""
 
     rows: torch.Tensor
     pos: torch.Tensor
     span: tuple[int, int]
     mask: torch.Tensor
+    local: torch.Tensor
 
 
 class LlamaBatch:
@@ -318,18 +316,28 @@ class LlamaBatch:
         if pre is not None:
             ids.append(pre.ids.view(-1))
             pos.append(pre.pos.view(-1))
-        cos, sin = (x.unsqueeze(1) for x in w.rope(_cat(pos)))  # [M, 1, D] against [M, heads, D]
+        positions = _cat(pos)
+        # cos and sin [M, 1, D] against [M, heads, D]: the global layers', Gemma's local ones'
+        ropes = [
+            tuple(x.unsqueeze(1) for x in w.rope(positions, local))
+            for local in (False, True)[: len(w.inv_freqs)]
+        ]
         x = w.embed[_cat(ids)]  # [M, H]
-        for layer, (norm1, qkv, o, norm2, gate_up, down) in enumerate(w.layers):
-            q, k, v = self._qkv(_rms_norm(x, norm1, w.eps), qkv, cos, sin)  # [M, heads, D]
+        if w.embed_scale is not None:
+            x = x * w.embed_scale
+        for i, layer in enumerate(w.layers):
+            q, k, v = self._qkv(w.rms(x, layer.attn_norm), layer, *ropes[layer.local])
             parts = []
             if dec is not None:
-                parts.append(self._decode_attention(layer, dec, q[:r], k[:b], v[:b]))
+                parts.append(self._decode_attention(i, layer.local, dec, q[:r], k[:b], v[:b]))
             if pre is not None:
                 span = slice(r, r + pre.ids.numel())
-                parts.append(self._prefill_attention(layer, pre, q[span], k[span], v[span]))
-            x = x + o(_cat(parts))
-            x = x + self._mlp(_rms_norm(x, norm2, w.eps), gate_up, down)
+                parts.append(
+                    self._prefill_attention(i, layer.local, pre, q[span], k[span], v[span])
+                )
+            x = x + _maybe_norm(w, layer.o(_cat(parts)), layer.attn_out_norm)
+            h = layer.down(self._mlp(w, layer.gate_up(w.rms(x, layer.mlp_norm))))
+            x = x + _maybe_norm(w, h, layer.mlp_out_norm)
         logits = None if dec is None else self._logits(x[:b])
         if pre is None:
             return logits, None
@@ -355,19 +363,32 @@ class LlamaBatch:
         )
         t = int(pos.max()) + 1  # positions attended to
         self._reserve(plan.start + len(plan.keys), t)
-        mask = None  # fresh prompts in consecutive slots: plain causal attention
+        mask = local = None  # fresh prompts in consecutive slots: plain causal attention
+        keys = torch.arange(t, device=w.device)
         if rows != list(range(rows[0], rows[0] + n)) or any(starts):
-            mask = (torch.arange(t, device=w.device) <= pos.unsqueeze(-1)).unsqueeze(1)
-        return _Prefill(ids.to(w.device), pos, slots, ends, t, mask)
+            mask = (keys <= pos.unsqueeze(-1)).unsqueeze(1)
+        if w.window is not None and t > w.window:  # the window hides some positions
+            seen = pos if mask is not None else pos[:1]  # [n or 1, width]: causal, the same rows
+            local = (keys <= seen.unsqueeze(-1)) & (keys > seen.unsqueeze(-1) - w.window)
+            local = local.unsqueeze(1)
+        return _Prefill(ids.to(w.device), pos, slots, ends, t, mask, local)
 
     def _prefill_attention(
-        self, layer: int, pre: _Prefill, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
+        self,
+        layer: int,
+        local: bool,
+        pre: _Prefill,
+        q: torch.Tensor,
+        k: torch.Tensor,
+        v: torch.Tensor,
     ) -> torch.Tensor:
-        """The prompts' attention in `layer` (q/k/v [n * width, heads, D]), their keys and
-        values written into their slots: [n * width, heads * D]."""
+        """The prompts' attention in `layer` (q/k/v [n * width, heads, D]; `local`: a
+        sliding-window layer), their keys and values written into their slots:
+        [n * width, heads * D]."""
         n, width = pre.ids.shape
         q, k, v = (x.view(n, width, *x.shape[1:]) for x in (q, k, v))  # [n, S, heads, D]
         keys, values = self.k[layer], self.v[layer]
+        mask = pre.local if local and pre.local is not None else pre.mask
         if pre.mask is None:  # fresh prompts in consecutive slots
             s0 = int(pre.slots[0])
             keys[s0 : s0 + n, :, :width] = k.transpose(1, 2)
@@ -376,7 +397,9 @@ class LlamaBatch:
                 q.transpose(1, 2),
                 k.transpose(1, 2),
                 v.transpose(1, 2),
-                is_causal=True,
+                attn_mask=mask,
+                is_causal=mask is None,
+                scale=self.w.scale,
                 enable_gqa=True,
             )
         else:  # suffixes after a cached prefix, or rows apart: attend to the slots
@@ -386,7 +409,8 @@ class LlamaBatch:
                 q.transpose(1, 2),
                 keys[pre.slots, :, : pre.t],
                 values[pre.slots, :, : pre.t],
-                attn_mask=pre.mask,
+                attn_mask=mask,
+                scale=self.w.scale,
                 enable_gqa=True,
             )
         return attn.transpose(1, 2).reshape(n * width, -1)  # [n, h, S, D] -> [n * S, h * D]
@@ -400,29 +424,47 @@ class LlamaBatch:
         self._reserve(rows_n, t)
         # the rows and positions the attention runs on: the grouped one, all the cache's
         span = (rows_n, self.capacity[1] if w.grouped_decode else t)
-        visible = torch.arange(span[1], device=w.device) <= pos.unsqueeze(-1)
+        keys = torch.arange(span[1], device=w.device)
+        visible = keys <= pos.unsqueeze(-1)
+        masks = [visible]
+        if w.window is not None and t > w.window:  # the window hides some positions
+            masks.append(visible & (keys > pos.unsqueeze(-1) - w.window))
+        dtype = torch.float32 if w.grouped_decode else w.dtype
         # once per step, not once per layer inside the attention
-        mask = _additive(visible[:, None, None, :], torch.float32 if w.grouped_decode else w.dtype)
+        additive = [_additive(m[:, None, None, :], dtype) for m in masks]
         if span[0] > b:  # padding rows: see everything (finite), dropped after
-            mask = torch.cat([mask, mask.new_zeros(span[0] - b, *mask.shape[1:])])
-        return _Decode(torch.arange(b, device=w.device), pos, span, mask)
+            additive = [torch.cat([m, m.new_zeros(span[0] - b, *m.shape[1:])]) for m in additive]
+        return _Decode(torch.arange(b, device=w.device), pos, span, additive[0], additive[-1])
 
     def _decode_attention(
-        self, layer: int, dec: _Decode, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
+        self,
+        layer: int,
+        local: bool,
+        dec: _Decode,
+        q: torch.Tensor,
+        k: torch.Tensor,
+        v: torch.Tensor,
     ) -> torch.Tensor:
-        """The new tokens' attention in `layer`: q [R, heads, D] of the rows and the padding
-        rows after them (`dec.span`), k and v [B, kv, D] of the rows, written into the cache.
-        Returns [R, heads * D] (the padding rows' outputs: finite, unused)."""
-        keys, values = self.k[layer], self.v[layer]
+        """The new tokens' attention in `layer` (`local`: a sliding-window layer): q
+        [R, heads, D] of the rows and the padding rows after them (`dec.span`), k and v
+        [B, kv, D] of the rows, written into the cache. Returns [R, heads * D] (the padding
+        rows' outputs: finite, unused)."""
+        w, keys, values = self.w, self.k[layer], self.v[layer]
         keys[dec.rows, :, dec.pos] = k
         values[dec.rows, :, dec.pos] = v
         r, n = dec.span
         q = q.unsqueeze(2)  # [R, h, 1, D]
-        if self.w.grouped_decode:
-            attn = _grouped_attention(q, keys[:r, :, :n], values[:r, :, :n], dec.mask)
+        mask = dec.local if local else dec.mask
+        if w.grouped_decode:
+            attn = _grouped_attention(q, keys[:r, :, :n], values[:r, :, :n], mask, w.scale)
         else:  # no padding rows
             attn = F.scaled_dot_product_attention(
-                q, keys[:r, :, :n], values[:r, :, :n], attn_mask=dec.mask, enable_gqa=True
+                q,
+                keys[:r, :, :n],
+                values[:r, :, :n],
+                attn_mask=mask,
+                scale=w.scale,
+                enable_gqa=True,
             )
         return attn.reshape(r, -1)  # [R, h, 1, D] -> [R, h * D]
 
@@ -438,20 +480,31 @@ class LlamaBatch:
         self.lens = self.lens[torch.tensor(index, dtype=torch.long, device=self.w.device)]
 
     def _qkv(
-        self, h: torch.Tensor, qkv: Projection, cos: torch.Tensor, sin: torch.Tensor
+        self, h: torch.Tensor, layer: Layer, cos: torch.Tensor, sin: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """q, k, v [M, heads, D] of positions h [M, H], q and k rotated (cos, sin [M, 1, D])."""
+        """q, k, v [M, heads, D] of positions h [M, H], q and k normed (Gemma) and rotated (cos,
+        sin [M, 1, D])."""
         w = self.w
-        out = qkv(h).view(h.shape[0], w.n_heads + 2 * w.n_kv, w.head_dim)
-        qk = _rotate(out[:, : w.n_heads + w.n_kv], cos, sin)  # q and k in one rotation
+        out = layer.qkv(h).view(h.shape[0], w.n_heads + 2 * w.n_kv, w.head_dim)
+        qk = out[:, : w.n_heads + w.n_kv]
+        if layer.qk_norm is not None:  # Gemma's per-head q and k norms, in one
+            normed = F.rms_norm(qk.float(), (w.head_dim,), None, w.eps) * layer.qk_norm
+            qk = normed.to(qk.dtype)
+        qk = _rotate(qk, cos, sin)  # q and k in one rotation
         q, k = torch.split(qk, [w.n_heads, w.n_kv], dim=1)
         return q, k, out[:, w.n_heads + w.n_kv :]
 
     @staticmethod
-    def _mlp(h: torch.Tensor, gate_up: Projection, down: Projection) -> torch.Tensor:
-        gate, up = gate_up(h).chunk(2, dim=-1)
-        return down(F.silu(gate) * up)
+    def _mlp(w: LlamaWeights, gate_up: torch.Tensor) -> torch.Tensor:
+        """The gated MLP's product before its down projection, from gate_up [M, 2 * I]."""
+        gate, up = gate_up.chunk(2, dim=-1)
+        return w.act(gate) * up
 
     def _logits(self, hidden: torch.Tensor) -> torch.Tensor:
         w = self.w
-        return w.head(_rms_norm(hidden, w.norm, w.eps)).float()
+        return w.head(w.rms(hidden, w.norm)).float()
+
+
+def _maybe_norm(w: LlamaWeights, x: torch.Tensor, weight: torch.Tensor | None) -> torch.Tensor:
+    """x normed by `weight` (Gemma's norm of a block's output), or x itself (None)."""
+    return x if weight is None else w.rms(x, weight)

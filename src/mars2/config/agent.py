@@ -78,9 +78,10 @@ class AgentConfig:
     decoder: Literal["auto", "llama", "transformers"] = setting(
         "auto",
         "Backend `hf`: the forward pass the engine decodes with. `llama`: mars2's lean decoder "
-        "for Llama-architecture models (SmolLM2; fused projections, a preallocated KV cache, "
-        "the same logits to float32 rounding); `transformers`: the model's own forward (any "
-        "model, and `rollout_dtype: int8`). `auto`: `llama` where the model supports it.",
+        "for Llama and Gemma 3 text models (SmolLM2, Gemma-3-270M; fused projections, a "
+        "preallocated KV cache, the same logits to float32 rounding); `transformers`: the "
+        "model's own forward (any model, and `rollout_dtype: int8`). `auto`: `llama` where the "
+        "model supports it.",
     )
     vllm_gpu_memory: float = setting(
         0.45,

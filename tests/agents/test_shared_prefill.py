@@ -32,10 +32,10 @@ def ids(n: int, seed: int) -> list[int]:
 
 
 def test_llama_batch_shares_prefills_and_matches_transformers(
-    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+    lean: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)  # the cache also grows while rows share
-    model, _ = tiny
+    model = lean
     batch = LlamaBatch(LlamaWeights(model))
     stem = ids(24, 0)  # a system prompt and statement, say
     a, b = stem + ids(6, 1), stem + ids(11, 2)
@@ -61,13 +61,13 @@ def test_llama_batch_shares_prefills_and_matches_transformers(
 
 
 def test_prompts_prefilled_inside_a_decode_step_match_transformers(
-    tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+    lean: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`step(tokens, prompts)`: the rows' next tokens and new rows' prompts in one forward pass
     (a fresh prompt twice, one after a cached prefix, one the cache holds whole): every row's
     logits are transformers' for its sequence, and so are the steps after."""
     monkeypatch.setattr(llama, "SLOTS_MULTIPLE", 8)  # the joining rows grow the cache
-    model, _ = tiny
+    model = lean
     batch = LlamaBatch(LlamaWeights(model))
     stem = ids(20, 7)
     a, b = stem + ids(5, 8), ids(9, 9)
@@ -94,11 +94,11 @@ def test_prompts_prefilled_inside_a_decode_step_match_transformers(
 
 @pytest.mark.parametrize("grouped", [True, False])
 def test_a_fused_step_computes_what_a_step_and_a_prefill_do_in_bfloat16(
-    tiny: tuple[Any, Any], grouped: bool
+    lean: Any, grouped: bool
 ) -> None:
     """In bfloat16, with either decode attention: the fused pass (rows padded to few shapes)
     gives the logits of a step followed by a prefill, to bfloat16 rounding."""
-    model, _ = tiny
+    model = lean
     weights = LlamaWeights(model, torch.bfloat16)
     weights.grouped_decode = grouped
     fused, apart = LlamaBatch(weights), LlamaBatch(weights)

@@ -39,6 +39,7 @@ import torch
 from rich.console import Console
 from rich.table import Table
 
+from mars2.agents.base import encode_chat
 from mars2.agents.hf import HFPolicy
 from mars2.agents.models import load_model
 from mars2.config import AgentConfig, LossConfig
@@ -128,12 +129,10 @@ def raw_generate(
 ) -> tuple[int, float, float]:
     """(generated tokens up to and including EOS, wall seconds, process CPU seconds) of one
     `model.generate` batch."""
-    texts = [
-        tokenizer.apply_chat_template(chat, add_generation_prompt=True, tokenize=False)
-        for chat in chats
-    ]
+    # the engine's own prompts: the chat template, or a base model's plain-text prompt
+    rows = [encode_chat(tokenizer, chat, agent.max_prompt_tokens) for chat in chats]
     tokenizer.padding_side = "left"
-    enc = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False)
+    enc = tokenizer.pad({"input_ids": rows}, return_tensors="pt")
     start, cpu = time.perf_counter(), time.process_time()
     with torch.no_grad():
         out = model.generate(

@@ -11,6 +11,7 @@ group has a spread whatever the seeds sample."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -73,12 +74,19 @@ def tree_records(run_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
-def test_mcts_step_changes_every_agents_weights(tmp_path: Path) -> None:
+def test_mcts_step_changes_every_agents_weights(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     trainer = Trainer(config(), tmp_path)
     learners = [lr for lr in trainer.learners if isinstance(lr, Learner)]
     assert len(learners) == 2
     before = [snapshot(lr.model) for lr in learners]
-    last = trainer.fit()
+    with caplog.at_level(logging.INFO, logger="mars2.training.loop"):
+        last = trainer.fit()
+    # each evaluation's progress in the run's log (one problem, eval.samples 4 of one node)
+    lines = [r.getMessage() for r in caplog.records if "trees" in r.getMessage()]
+    assert "eval step_000001: 4 trees to grow" in lines
+    assert any(line.startswith("eval step_000001: 4/4 trees (100%)") for line in lines), lines
     for name, learner, weights in zip(("coder", "debugger"), learners, before, strict=True):
         assert last[f"samples/{name}"] > 0
         assert changed(weights, learner.model), f"{name}: no weight changed after a step"

@@ -19,12 +19,11 @@ from rich.table import Table
 from mars2.cli.common import flag_overrides
 from mars2.cli.search import print_summary
 from mars2.config import Config, load_config
+from mars2.evaluation.progress import TreeLog
 from mars2.rundir import RunDir
 
 console = Console()
 log = logging.getLogger(__name__)
-
-PLAIN_EVERY_S = 30.0  # off a terminal: a progress line at least this often (at a finished tree)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -115,12 +114,10 @@ def _announce_problems(config: Config, overrides: list[str], *, limit_flag: bool
 
 @contextlib.contextmanager
 def _progress(total: int) -> Iterator[Callable[[Any], None]]:
-    """Finished trees: a progress bar on a terminal; elsewhere (a log file, CI) a plain log line
-    at each tenth of the trees and at least every PLAIN_EVERY_S seconds. Evaluations read from
-    the cache grow no trees."""
-    started = time.perf_counter()
-    done = nodes = 0
+    """Finished trees: a progress bar on a terminal; elsewhere (a log file, CI) plain log lines
+    (`TreeLog`). Evaluations read from the cache grow no trees."""
     if console.is_terminal:
+        started, nodes = time.perf_counter(), 0
         columns = (
             TextColumn("[bold]eval trees"),
             BarColumn(),
@@ -140,29 +137,7 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
             yield on_tree_bar
         return
 
-    log.info("eval: %d trees to grow", total)
-    shown, last_line = 0, started
-
-    def on_tree(result: Any) -> None:
-        nonlocal done, nodes, shown, last_line
-        done += 1
-        nodes += len(result.records)
-        now = time.perf_counter()
-        tenth = 10 * done // max(total, 1)
-        if tenth > shown or now - last_line >= PLAIN_EVERY_S or done == total:
-            shown, last_line = tenth, now
-            elapsed = now - started
-            log.info(
-                "eval: %d/%d trees (%d%%), %d nodes, %.2f nodes/s, %.0f s",
-                done,
-                total,
-                100 * done // max(total, 1),
-                nodes,
-                nodes / max(elapsed, 1e-9),
-                elapsed,
-            )
-
-    yield on_tree
+    yield TreeLog(total, log)
 
 
 @contextlib.contextmanager

@@ -21,6 +21,7 @@ from mars2 import jsonl, machine, seeds
 from mars2.config import Config, SearchConfig
 from mars2.credit import assign_credit, filter_groups
 from mars2.errors import InfraError, UserError
+from mars2.evaluation.progress import TreeLog
 from mars2.evaluation.record import flat as flat_metrics
 from mars2.evaluation.run import Evaluator
 from mars2.problems import load_problems
@@ -326,6 +327,12 @@ class Trainer:
                     [self.config.agents[i] for i in members],
                     sandbox,
                     label=label,
+                    # plain lines in the run's log: a final evaluation can take an hour
+                    on_tree=TreeLog(
+                        len(self.evaluator.problems) * self.config.eval.samples,
+                        log,
+                        " ".join(["eval", label, name]).strip(),
+                    ),
                 )
             )
             evaluation.write(

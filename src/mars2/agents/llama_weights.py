@@ -192,17 +192,10 @@ class LlamaWeights:
         self.grouped_decode = (
             self.device.type == "cpu" and self.dtype == torch.bfloat16 and not amx_tiles()
         )
-        ropes = getattr(config, "rope_parameters", None) or {}
-        if self.gemma:  # the full-attention layers' base, then the sliding layers'
-            thetas = [
-                ropes["full_attention"]["rope_theta"],
-                ropes["sliding_attention"]["rope_theta"],
-            ]
-        else:
-            thetas = [ropes.get("rope_theta", getattr(config, "rope_theta", 10000.0))]
+        thetas = _rope_bases(config, self.gemma)
         half = torch.arange(0, self.head_dim, 2, dtype=torch.int64, device=self.device)
         # [D/2] each, float32: the global layers' and, for Gemma, the local layers'
-        self.inv_freqs = [1.0 / float(t) ** (half.float() / self.head_dim) for t in thetas]
+        self.inv_freqs = [1.0 / t ** (half.float() / self.head_dim) for t in thetas]
         # the rotation's sign per dimension, folded into `rope`'s sin: -1 on the first half
         self.sin_sign = torch.ones(self.head_dim, device=self.device)
         self.sin_sign[: self.head_dim // 2] = -1.0
@@ -265,6 +258,16 @@ class LlamaWeights:
     def act(self, gate: torch.Tensor) -> torch.Tensor:
         """The MLP's activation: Llama's SiLU, Gemma's tanh-approximated GELU."""
         return F.gelu(gate, approximate="tanh") if self.gemma else F.silu(gate)
+
+
+def _rope_bases(config: Any, gemma: bool) -> list[float]:
+    """The rotary bases: the global layers', then for Gemma the sliding-window layers'."""
+    ropes = getattr(config, "rope_parameters", None) or {}
+    if gemma:
+        return [
+            float(ropes[kind]["rope_theta"]) for kind in ("full_attention", "sliding_attention")
+        ]
+    return [float(ropes.get("rope_theta", getattr(config, "rope_theta", 10000.0)))]
 
 
 def _weight_of(model: Any) -> Callable[[Any], torch.Tensor]:

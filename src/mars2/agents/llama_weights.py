@@ -1,5 +1,5 @@
-"""A frozen snapshot of a Llama or Gemma 3 model's weights for the lean decoder (mars2.agents.llama):
-LoRA adapters folded in, q/k/v and gate/up concatenated, every projection a `Projection`
+"""A frozen snapshot of a Llama or Gemma 3 model's weights for the lean decoder
+(mars2.agents.llama): LoRA adapters folded in, q/k/v and gate/up concatenated, every projection a `Projection`
 (prepacked for oneDNN in bfloat16 on a CPU), and `unsupported`, what a model needs that the
 decoder lacks."""
 
@@ -97,6 +97,8 @@ def unsupported(model: Any) -> str | None:
                 return f"{name} {getattr(config, name)}"
         if getattr(config, "use_bidirectional_attention", False):
             return "bidirectional attention"
+        if any("rope_theta" not in rope for rope in ropes.values()):
+            return "no rope_theta per layer type in rope_parameters"
     else:
         ropes = {"rope": ropes}
         if (getattr(config, "rope_scaling", None) or {}).get("rope_type", "default") != "default":

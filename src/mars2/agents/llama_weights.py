@@ -1,7 +1,7 @@
 """A frozen snapshot of a Llama or Gemma 3 model's weights for the lean decoder
-(mars2.agents.llama): LoRA adapters folded in, q/k/v and gate/up concatenated, every projection a `Projection`
-(prepacked for oneDNN in bfloat16 on a CPU), and `unsupported`, what a model needs that the
-decoder lacks."""
+(mars2.agents.llama): LoRA adapters folded in, q/k/v and gate/up concatenated, every projection
+a `Projection` (prepacked for oneDNN in bfloat16 on a CPU), and `unsupported`, what a model
+needs that the decoder lacks."""
 
 from __future__ import annotations
 

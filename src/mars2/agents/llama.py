@@ -1,4 +1,5 @@
-"""A lean decoder for Llama-architecture models (SmolLM2): the engine's fast path.
+"""A lean decoder for Llama and Gemma 3 text models (SmolLM2, Gemma-3-270M): the engine's fast
+path.
 
 transformers' forward pass is general: per step it builds attention masks, walks cache objects
 and concatenates every layer's keys and values onto the cache. At batch 16 on a CPU that
@@ -18,8 +19,10 @@ arithmetic on a frozen snapshot of the weights, with what a rollout needs only:
   depends only on the tokens up to it). Each row still samples with its own generator.
 
 It computes what `LlamaForCausalLM` computes (RMSNorm in float32, rotary embeddings of the
-default type, grouped-query attention, SiLU-gated MLP), to float32 rounding: the tests compare
-its logits with the transformers model's. `llama_weights.unsupported(model)` names what it
+default type, grouped-query attention, SiLU-gated MLP), and what `Gemma3ForCausalLM` adds
+(`LlamaWeights.gemma`: scaled embedding, 1 + w norms, q/k and block-output norms, GELU,
+sliding-window layers), to float32 rounding: the tests compare its logits with the transformers
+model's. `llama_weights.unsupported(model)` names what it
 lacks for other models (rope scaling, a Linear with a bias, ...); the engine then uses
 transformers' forward.
 """

@@ -223,7 +223,7 @@ class LlamaWeights:
             project(weight(mlp.down_proj)),
         )
         if self.gemma:
-            q, k = (1.0 + x.weight.detach().float() for x in (attn.q_norm, attn.k_norm))
+            q, k = (norm(x.weight) for x in (attn.q_norm, attn.k_norm))  # 1 + w, float32
             parts.qk_norm = torch.cat([q.expand(self.n_heads, -1), k.expand(self.n_kv, -1)])
             parts.attn_out_norm = norm(layer.post_attention_layernorm.weight)
             parts.mlp_out_norm = norm(layer.post_feedforward_layernorm.weight)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from pathlib import Path
 
@@ -59,6 +60,34 @@ def test_facts_are_one_json_line_with_the_versions() -> None:
     assert facts["mars2"] and facts["python"] and facts["cores"] >= 1
     assert facts["gpus"] == [] or torch.cuda.is_available()
     assert machine.installed_version("no-such-distribution-xyz") is None
+
+
+def test_the_source_commit_is_the_checkout_of_this_package_or_none(tmp_path: Path) -> None:
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+
+    package = tmp_path / "src" / "mars2"
+    package.mkdir(parents=True)
+    (package / "x.py").write_text("A = 1\n")
+    assert machine.source_commit(package) is None  # not a repository
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-q", "-m", "one")
+    head = git("rev-parse", "HEAD")
+    assert machine.source_commit(package) == head
+    (tmp_path / "notes.txt").write_text("untracked\n")
+    assert machine.source_commit(package) == head  # untracked files are not the source
+    (package / "x.py").write_text("A = 2\n")
+    assert machine.source_commit(package) == head + "+dirty"
+    elsewhere = tmp_path / "lib" / "mars2"  # a copy inside another project's repository
+    elsewhere.mkdir(parents=True)
+    assert machine.source_commit(elsewhere) is None
+    assert machine.facts()["source"] in (None, machine.source_commit())
 
 
 def test_stolen_share_is_the_steal_column_over_all_time_spent(tmp_path: Path) -> None:

@@ -125,6 +125,8 @@ def search(
         folder = RunDir(out)
         evaluation.write(folder.eval_json(), folder.search_trees)
         folder.summary.write_text(json.dumps(result, indent=2) + "\n")
+    seconds = round(time.perf_counter() - started, 1)
+    jsonl.append(folder.environment, [{"seconds": seconds, **machine.facts()}])
     return result
 
 
@@ -264,7 +266,9 @@ def evaluate(
     agents) with its evaluation protocol: the team, and each agent alone when the run has
     several (`result["alone"]`), or only the `agents` named. Writes eval.json, metrics.json and
     the trees to `out` (default RUN/eval-<checkpoint>) and returns the metrics.json summary.
-    `on_tree(result)` is called as each tree finishes (progress)."""
+    `on_tree(result)` is called as each tree finishes (progress). Each evaluation appends one
+    line to the folder's environment.jsonl: its wall `seconds` and the machine (mars2.machine)."""
+    from mars2 import jsonl, machine
     from mars2.evaluation.run import evaluate_teams, summary
     from mars2.problems import load_problems
     from mars2.training.restore import checkpoint_path, trained_models
@@ -287,6 +291,7 @@ def evaluate(
     suffix = "" if agents is None else "-" + "-".join(sub_names)
     folder = RunDir(out) if out else RunDir(run_dir).eval_out(f"{label}{suffix}")
     folder.root.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
     team_eval, *alone = evaluate_teams(sub, teams, label=label, models=sub_models, on_tree=on_tree)
     team_eval.write(folder.eval_json(), folder.search_trees)
     result = summary(team_eval, sub_names)
@@ -300,6 +305,8 @@ def evaluate(
                 k: v for k, v in summary(evaluation, [name]).items() if k.startswith("pass@")
             }
     folder.summary.write_text(json.dumps(result, indent=2) + "\n")
+    seconds = round(time.perf_counter() - started, 1)
+    jsonl.append(folder.environment, [{"seconds": seconds, **machine.facts()}])
     return result
 
 

@@ -20,6 +20,7 @@ import functools
 import importlib.metadata
 import os
 import platform
+import subprocess
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 from mars2.version import __version__
 
 PACKAGES = ("torch", "transformers", "peft", "ray", "vllm")
+PACKAGE_DIR = Path(__file__).resolve().parent  # src/mars2 in a checkout
 
 
 def amx_tiles() -> bool:
@@ -124,6 +126,31 @@ def installed_version(dist: str) -> str | None:
         return None
 
 
+def source_commit(package: Path = PACKAGE_DIR) -> str | None:
+    """The git commit of the checkout mars2 runs from (`<commit>+dirty` when tracked files of
+    the package differ from it); None for an installed copy, or when git is missing. Only a checkout
+    whose src/mars2 is this package counts: a site-packages inside someone's repository is not it.
+    """
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(package), *args], capture_output=True, text=True, timeout=10
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    top = git("rev-parse", "--show-toplevel")
+    if top is None or (Path(top) / "src" / "mars2").resolve() != package.resolve():
+        return None
+    commit = git("rev-parse", "HEAD")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", str(package))
+    if commit is None:
+        return None
+    return f"{commit}+dirty" if changed else commit
+
+
 def facts() -> dict[str, Any]:
     """Versions and hardware of this process's machine, as one JSON-ready object."""
     import torch
@@ -132,6 +159,7 @@ def facts() -> dict[str, Any]:
     return {
         "time": datetime.now(UTC).isoformat(timespec="seconds"),
         "mars2": __version__,
+        "source": source_commit(),
         "python": platform.python_version(),
         **{name: installed_version(name) for name in PACKAGES},
         "cpu": cpu_model(),

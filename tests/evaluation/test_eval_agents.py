@@ -59,3 +59,7 @@ def test_each_agent_of_a_shared_run_is_evaluated_alone(
     # Same seeds and problems: only the weights differ, so the generated code does too (the
     # debugger has no weights folder of its own: it was given the coder's adapter)
     assert codes(trained) != codes(base)
+    # each evaluation records its wall time and machine beside its eval.json
+    (machine_line,) = (trained / "environment.jsonl").read_text().splitlines()
+    facts = json.loads(machine_line)
+    assert facts["seconds"] > 0 and facts["cores"] >= 1 and "source" in facts

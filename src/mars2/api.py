@@ -95,7 +95,9 @@ def search(
     problem). The summary has `pass@1`, `pass@1_mcts`, `pass@n` with `_lo`/`_hi` 95%
     interval ends, tree shape, per-agent figures, tokens/s. Arguments override `config` (default:
     the default config); `out` also writes eval.json, metrics.json and trees/search.jsonl there.
-    `models` gives (model, tokenizer) for agents whose weights come from elsewhere."""
+    `models` gives (model, tokenizer) for agents whose weights come from elsewhere; `out` also
+    gets environment.jsonl, its wall `seconds` and the machine."""
+    from mars2 import jsonl, machine
     from mars2.evaluation.run import evaluate_teams, summary
 
     config = _with(config, problems, agents, algo=algo, budget=budget, limit=limit)
@@ -125,8 +127,7 @@ def search(
         folder = RunDir(out)
         evaluation.write(folder.eval_json(), folder.search_trees)
         folder.summary.write_text(json.dumps(result, indent=2) + "\n")
-    seconds = round(time.perf_counter() - started, 1)
-    jsonl.append(folder.environment, [{"seconds": seconds, **machine.facts()}])
+        jsonl.append(folder.environment, [{"seconds": round(wall, 1), **machine.facts()}])
     return result
 
 

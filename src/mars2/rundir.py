@@ -14,8 +14,9 @@
       tensorboard/                  TensorBoard event files (`output.tensorboard`)
       environment.jsonl             `mars2 train`: one line per start (or resume) of the run:
                                     the first step it ran, versions, source commit, CPU,
-                                    GPUs (mars2.machine); in a `mars2 eval` folder: one
-                                    line per evaluation, its wall `seconds` and the machine
+                                    GPUs (mars2.machine); in a `mars2 eval` or `search`
+                                    folder: one line per evaluation, its wall `seconds` and
+                                    the machine
       run.log                       `mars2 experiment`: the run's console output
       eval.json, eval-AGENT.json    `mars2 search`, and `mars2 eval`'s output folder
       trees/search.jsonl            (RUN/eval-LABEL/, laid out alike): the evaluation, each

@@ -29,6 +29,8 @@ def test_search_writes_metrics_and_trees(tmp_path: Path) -> None:
     ]
     assert len(records) == 6 and len({r["tree_id"] for r in records}) == 2
     assert "pass@1" in done.stdout
+    (line,) = (out / "environment.jsonl").read_text().splitlines()
+    assert json.loads(line)["seconds"] == round(metrics["wall_s"], 1)  # the search's, and machine
 
 
 def test_search_unknown_problem_set_is_a_user_error(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """The machine a run runs on: the processor facts that choose a precision, and the record of
-versions and hardware a run writes each time it starts (RUN/environment.jsonl, mars2.rundir).
+versions, hardware and source commit a run writes each time it starts (RUN/environment.jsonl,
+mars2.rundir), and each evaluation beside its eval.json.
 Importing it does not import torch (`mars2 doctor` runs without torch).
 
 A run's numbers depend on more than its config: `train.precision: auto` trains in bfloat16 on a
@@ -145,9 +146,9 @@ def source_commit(package: Path = PACKAGE_DIR) -> str | None:
     if top is None or (Path(top) / "src" / "mars2").resolve() != package.resolve():
         return None
     commit = git("rev-parse", "HEAD")
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", str(package))
     if commit is None:
         return None
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", str(package))
     return f"{commit}+dirty" if changed else commit
 
 

@@ -22,9 +22,8 @@ It computes what `LlamaForCausalLM` computes (RMSNorm in float32, rotary embeddi
 default type, grouped-query attention, SiLU-gated MLP), and what `Gemma3ForCausalLM` adds
 (`LlamaWeights.gemma`: scaled embedding, 1 + w norms, q/k and block-output norms, GELU,
 sliding-window layers), to float32 rounding: the tests compare its logits with the transformers
-model's. `llama_weights.unsupported(model)` names what it
-lacks for other models (rope scaling, a Linear with a bias, ...); the engine then uses
-transformers' forward.
+model's. `llama_weights.unsupported(model)` names what it lacks for other models (rope scaling, a
+Linear with a bias, ...); the engine then uses transformers' forward.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ pre-registration is docs/experiments.md): hypotheses H1-H4 from the experiment's
 each with its seed-level difference, interval, p-value, Holm over the confirmatory family and a
 verdict.
 
-    python scripts/ladder_hypotheses.py runs/ladder-powered/results.json [--json]
+    python scripts/ladder_hypotheses.py runs/ladder-powered/results.json [--json] [--drop-seeds 1]
 
 H1 grpo > base on Pass@1 alone; H2 rs2 > grpo on the team's Pass@1(MCTS); H3 mars2 > rs2 on the
 team's Pass@1(MCTS); H4 each agent of mars2 alone >= grpo alone on Pass@1, non-inferiority margin
@@ -13,6 +13,8 @@ difference minus the margin), `refuted` when the 95% interval lies entirely on t
 (H4: entirely below -0.03), else `not resolved`. Arms with two or more runs get the seed-level
 interval (runs and problems, Welch-Satterthwaite t); with one run each (the pilot) the interval is
 conditional on those runs (paired bootstrap over problems, sign-flip p), marked as such.
+`--drop-seeds` repeats the analysis without some seeds' runs: a sensitivity analysis (e.g. without
+the runs a deviation touched), never the confirmatory one.
 """
 
 from __future__ import annotations
@@ -145,6 +147,26 @@ def test(hypothesis: Hypothesis, results: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def without_seeds(results: dict[str, Any], seeds: set[int]) -> dict[str, Any]:
+    """A copy of `results` whose per-problem blocks lack the runs of `seeds`."""
+
+    def drop(block: dict[str, Any]) -> dict[str, Any]:
+        keep = [i for i, seed in enumerate(block["seeds"]) if seed not in seeds]
+        out = {k: v for k, v in block.items() if k == "problems"}
+        out["seeds"] = [block["seeds"][i] for i in keep]
+        for key, values in block.items():
+            if key not in out:
+                out[key] = [values[i] for i in keep]
+        return out
+
+    arms = [{**row, "per_problem": drop(row["per_problem"])} for row in results["arms"]]
+    sections = [
+        {**s, "rows": [{**row, "per_problem": drop(row["per_problem"])} for row in s["rows"]]}
+        for s in results.get("final_evals", [])
+    ]
+    return {**results, "arms": arms, "final_evals": sections}
+
+
 def verdict(h: Hypothesis, diff: float, lo: float, hi: float, p_holm: float) -> str:
     if p_holm < ALPHA and diff + h.margin > 0:
         return "supported"
@@ -177,8 +199,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", type=Path, help="the experiment's results.json")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--drop-seeds",
+        type=int,
+        nargs="+",
+        default=[],
+        help="leave these seeds' runs out (a sensitivity analysis, not the pre-registered one)",
+    )
     args = parser.parse_args()
-    found = analyse(json.loads(args.results.read_text()))
+    results = json.loads(args.results.read_text())
+    if args.drop_seeds:
+        results = without_seeds(results, set(args.drop_seeds))
+    found = analyse(results)
     if args.json:
         print(json.dumps([asdict(r) for r in found], indent=2))
         return

@@ -27,7 +27,7 @@ def block(level: float, runs: int, metric: str, seed: int) -> dict[str, Any]:
     base = np.linspace(0.1, 0.6, len(PROBLEMS)) + level
     values = base[None, :] + 0.003 * rng.standard_normal((runs, 1))
     values = values + 0.01 * rng.standard_normal(values.shape)
-    return {"problems": PROBLEMS, metric: values.tolist()}
+    return {"seeds": list(range(runs)), "problems": PROBLEMS, metric: values.tolist()}
 
 
 def results(levels: dict[str, float], runs: int = 3) -> dict[str, Any]:
@@ -92,3 +92,16 @@ def test_a_missing_row_is_named(analysis: ModuleType) -> None:
     data["arms"] = [row for row in data["arms"] if row["name"] != "rs2"]
     with pytest.raises(SystemExit, match="no row rs2 in the team results"):
         analysis.analyse(data)
+
+
+def test_dropping_seeds_leaves_their_runs_out(analysis: ModuleType) -> None:
+    data = results(CLEAR)
+    kept = analysis.without_seeds(data, {1})
+    block, before = kept["arms"][0]["per_problem"], data["arms"][0]["per_problem"]
+    assert block["seeds"] == [0, 2] and block["problems"] == PROBLEMS
+    assert block["pass@1_mcts"] == [before["pass@1_mcts"][0], before["pass@1_mcts"][2]]
+    assert data["arms"][0]["per_problem"]["seeds"] == [0, 1, 2]  # the input is not changed
+    assert all(r.runs == (2, 2) for r in analysis.analyse(kept))
+    alone = analysis.without_seeds(data, {0, 1})["final_evals"][0]["rows"][0]["per_problem"]
+    assert alone["seeds"] == [2] and len(alone["pass@1"]) == 1
+    assert not any(r.seed_level for r in analysis.analyse(analysis.without_seeds(data, {0, 1})))

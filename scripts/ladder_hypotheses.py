@@ -90,15 +90,22 @@ class Result:
     verdict: str
 
 
+def rows_of(results: dict[str, Any], evaluation: str) -> list[dict[str, Any]] | None:
+    """The rows of one evaluation of results.json, each with its `arm` and `agent` ("team": the
+    runs' own final evaluation, agent None), or None when the results have no such evaluation."""
+    if evaluation == "team":
+        return [{**row, "arm": row["name"], "agent": None} for row in results["arms"]]
+    for section in results.get("final_evals", []):
+        if section["name"] == evaluation:
+            return list(section["rows"])
+    return None
+
+
 def per_problem(results: dict[str, Any], evaluation: str, arm: str, agent: str | None) -> Any:
     """The [runs, problems] values and problem ids of one row of results.json."""
-    if evaluation == "team":
-        rows = [{**row, "arm": row["name"], "agent": None} for row in results["arms"]]
-    else:
-        sections = {s["name"]: s for s in results.get("final_evals", [])}
-        if evaluation not in sections:
-            raise SystemExit(f"no final evaluation {evaluation!r} in the results")
-        rows = sections[evaluation]["rows"]
+    rows = rows_of(results, evaluation)
+    if rows is None:
+        raise SystemExit(f"no final evaluation {evaluation!r} in the results")
     for row in rows:
         if row["arm"] == arm and row["agent"] == agent:
             return row["per_problem"]

@@ -18,6 +18,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ladder_hypotheses import rows_of
+
 from mars2.evaluation.stats import bootstrap_mean
 
 METRIC = "pass@1_mcts"
@@ -27,12 +29,8 @@ SEED = 0
 
 def _rows(results: dict[str, Any], evaluation: str) -> dict[str, dict[str, Any]]:
     """arm -> the team's per-problem block of one evaluation."""
-    if evaluation == "team":
-        return {row["name"]: row["per_problem"] for row in results["arms"]}
-    for section in results.get("final_evals", []):
-        if section["name"] == evaluation:
-            return {r["arm"]: r["per_problem"] for r in section["rows"] if r["agent"] is None}
-    return {}
+    rows = rows_of(results, evaluation) or []
+    return {r["arm"]: r["per_problem"] for r in rows if r["agent"] is None}
 
 
 def _seed_values(block: dict[str, Any] | None, seed: int) -> dict[str, float]:

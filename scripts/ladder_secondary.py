@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ladder_hypotheses import Hypothesis, test
+from ladder_hypotheses import Hypothesis, rows_of, test
 
 TRAINED = ("grpo", "rs2", "mars2", "mars2-hetero")
 # (evaluation, metric) of each per-seed table; "team" is the runs' own final evaluation
@@ -43,14 +43,12 @@ def comparisons(results: dict[str, Any]) -> list[Hypothesis]:
     for label, team, metric, alone in sources:
         for arm in TRAINED:
             wanted.append(
-                Hypothesis(
-                    f"{label}", f"{arm} team > base", team, metric, (arm, None), ("base", None)
-                )
+                Hypothesis(label, f"{arm} team > base", team, metric, (arm, None), ("base", None))
             )
             for agent in ("coder", "debugger"):
                 wanted.append(
                     Hypothesis(
-                        f"{label}",
+                        label,
                         f"{arm}/{agent} alone > base",
                         alone,
                         "pass@1",
@@ -64,42 +62,32 @@ def comparisons(results: dict[str, Any]) -> list[Hypothesis]:
 
 def present(results: dict[str, Any]) -> dict[str, set[tuple[str, str | None]]]:
     """evaluation -> the (arm, agent) rows it has."""
-    out: dict[str, set[tuple[str, str | None]]] = {
-        "team": {(row["name"], None) for row in results["arms"]}
+    names = ["team"] + [section["name"] for section in results.get("final_evals", [])]
+    return {
+        name: {(row["arm"], row["agent"]) for row in rows_of(results, name) or []} for name in names
     }
-    for section in results.get("final_evals", []):
-        out[section["name"]] = {(row["arm"], row["agent"]) for row in section["rows"]}
-    return out
 
 
 def per_seed(results: dict[str, Any], evaluation: str, metric: str) -> list[dict[str, Any]]:
     """One row per (arm, agent) of `evaluation`: its label and {seed: value of `metric`}."""
-    if evaluation == "team":
-        rows = [(row["name"], None, row) for row in results["arms"]]
-    else:
-        sections = {s["name"]: s for s in results.get("final_evals", [])}
-        section = sections.get(evaluation, {"rows": []})
-        rows = [(row["arm"], row["agent"], row) for row in section["rows"]]
     out = []
-    for arm, agent, row in rows:
+    for row in rows_of(results, evaluation) or []:
         values = row["per_seed"].get(metric)
         if values:
-            label = arm if agent is None else f"{arm}/{agent}"
+            label = row["arm"] if row["agent"] is None else f"{row['arm']}/{row['agent']}"
             out.append({"row": label, "values": dict(zip(row["seeds"], values, strict=True))})
     return out
 
 
 def precisions(results: dict[str, Any]) -> dict[str, dict[int, str]]:
     """arm -> {seed: the learner precision its run recorded ("—" for an untrained arm)}."""
-    out = {}
-    for row in results["arms"]:
-        if row.get("eval_only"):
-            out[row["name"]] = {run["seed"]: "—" for run in row["runs"]}
-        else:
-            out[row["name"]] = {
-                run["seed"]: run["precision"] or "unrecorded" for run in row["runs"]
-            }
-    return out
+    return {
+        row["name"]: {
+            run["seed"]: "—" if row.get("eval_only") else run["precision"] or "unrecorded"
+            for run in row["runs"]
+        }
+        for row in results["arms"]
+    }
 
 
 def analyse(results: dict[str, Any]) -> dict[str, Any]:
@@ -128,20 +116,24 @@ def markdown(found: dict[str, Any]) -> str:
     if not all(d["seed_level"] for d in found["differences"]):
         lines.append("† one run in an arm: conditional on the runs (problems resampled only)")
     for table in found["per_seed"]:
-        seeds = sorted({s for row in table["rows"] for s in row["values"]})
+        rows = {
+            row["row"]: {s: f"{v:.3f}" for s, v in row["values"].items()} for row in table["rows"]
+        }
         lines += ["", f"Per-seed {table['metric']}, evaluation `{table['evaluation']}`:", ""]
-        lines.append("| row | " + " | ".join(f"seed {s}" for s in seeds) + " |")
-        lines.append("| --- |" + " --- |" * len(seeds))
-        for row in table["rows"]:
-            cells = [f"{row['values'][s]:.3f}" if s in row["values"] else "" for s in seeds]
-            lines.append(f"| {row['row']} | " + " | ".join(cells) + " |")
-    seeds = sorted({s for runs in found["precision"].values() for s in runs})
+        lines += _seed_table("row", rows)
     lines += ["", "Learner precision of each run:", ""]
-    lines.append("| arm | " + " | ".join(f"seed {s}" for s in seeds) + " |")
-    lines.append("| --- |" + " --- |" * len(seeds))
-    for arm, runs in found["precision"].items():
-        lines.append(f"| {arm} | " + " | ".join(runs.get(s, "") for s in seeds) + " |")
+    lines += _seed_table("arm", found["precision"])
     return "\n".join(lines)
+
+
+def _seed_table(first: str, rows: dict[str, dict[int, str]]) -> list[str]:
+    """A markdown table: one line per row label, one column per seed any row has."""
+    seeds = sorted({seed for cells in rows.values() for seed in cells})
+    lines = [f"| {first} | " + " | ".join(f"seed {s}" for s in seeds) + " |"]
+    lines.append("| --- |" + " --- |" * len(seeds))
+    for label, cells in rows.items():
+        lines.append(f"| {label} | " + " | ".join(cells.get(s, "") for s in seeds) + " |")
+    return lines
 
 
 def main() -> None:

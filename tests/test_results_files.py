@@ -1,6 +1,7 @@
-"""The files behind the numbers: every paired table that README.md or docs/*.md shows under a
-`$ mars2 compare results/A.json results/B.json` line is re-derived here from the committed
-evaluation files in results/, row by row, and so is every `step N: eval ...` line beside one."""
+"""The files behind the numbers: every paired table that README.md, docs/*.md or a results/ note
+shows under a `$ mars2 compare results/A.json results/B.json` line is re-derived here from the
+committed evaluation files in results/, row by row, and so is every `step N: eval ...` line beside
+one and every Pass@1 figure of docs/results.md's history table that names a folder."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ import pytest
 from mars2.evaluation import record
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "results").rglob("*.md")),
+]
 COMMAND = re.compile(r"^\$ mars2 compare (results/\S+) (results/\S+)$")
 STEP = re.compile(r"^(results/\S+): eval (.*)$")
 
@@ -45,12 +50,12 @@ BLOCKS = compare_blocks()
 
 
 def test_the_readme_headline_is_among_the_rederived_tables() -> None:
-    assert any(doc.name == "README.md" for doc, _ in BLOCKS)
-    assert any(doc.name == "results.md" for doc, _ in BLOCKS)
+    found = {doc.relative_to(ROOT).as_posix() for doc, _ in BLOCKS}
+    assert {"README.md", "docs/results.md", "results/main-job/NOTES.md"} <= found
 
 
 @pytest.mark.parametrize(
-    ("doc", "block"), BLOCKS, ids=[f"{d.name}:{b[0].split()[3]}" for d, b in BLOCKS]
+    ("doc", "block"), BLOCKS, ids=[f"{d.relative_to(ROOT)}:{b[0].split()[3]}" for d, b in BLOCKS]
 )
 def test_paired_table_rederives_from_committed_files(doc: Path, block: list[str]) -> None:
     match = COMMAND.match(block[0])
@@ -73,7 +78,7 @@ def test_paired_table_rederives_from_committed_files(doc: Path, block: list[str]
 
 
 @pytest.mark.parametrize(
-    ("doc", "block"), BLOCKS, ids=[f"{d.name}:{b[0].split()[3]}" for d, b in BLOCKS]
+    ("doc", "block"), BLOCKS, ids=[f"{d.relative_to(ROOT)}:{b[0].split()[3]}" for d, b in BLOCKS]
 )
 def test_evaluation_lines_rederive_from_committed_files(doc: Path, block: list[str]) -> None:
     """`results/X.json: eval pass@1 0.200 [0.147, 0.253] ...` lines state X's own figures."""
@@ -89,3 +94,30 @@ def test_evaluation_lines_rederive_from_committed_files(doc: Path, block: list[s
                 f"{m['lo']:.3f}",
                 f"{m['hi']:.3f}",
             ), (doc.name, line)
+
+
+HISTORY_ROW = re.compile(
+    r"^\| (\d+) \|.*\| ([+-]\d\.\d{3}) \[([+-]\d\.\d{3}), ([+-]\d\.\d{3})\] \| `(results/[^`]+)/` \|$"
+)
+
+
+def history_rows() -> list[tuple[str, str, str, str, str]]:
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    return [m.groups() for m in map(HISTORY_ROW.match, text.splitlines()) if m]  # type: ignore[misc]
+
+
+def test_the_main_job_history_names_every_kept_run() -> None:
+    folders = {row[4] for row in history_rows()}
+    kept = {
+        p.parent.relative_to(ROOT).as_posix()
+        for p in (ROOT / "results" / "main-job").rglob("step_000008.json")
+    }
+    assert kept and folders == kept
+
+
+@pytest.mark.parametrize("row", history_rows(), ids=lambda row: f"run-{row[0]}")
+def test_history_pass_at_1_rederives_from_its_folder(row: tuple[str, str, str, str, str]) -> None:
+    _, value, lo, hi, folder = row
+    a, b = (record.read(ROOT / folder / f"step_00000{s}.json") for s in (0, 8))
+    d = record.compare(a, b)["pass@1"]
+    assert (value, lo, hi) == (f"{d.value:+.3f}", f"{d.lo:+.3f}", f"{d.hi:+.3f}"), folder

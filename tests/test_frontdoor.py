@@ -61,6 +61,13 @@ def test_train_help_and_readme_state_the_same_figures() -> None:
     assert not missing, f"`mars2 train --help` states {missing}, README's main job does not"
 
 
+def test_readme_names_no_run_commit_or_machine_before_its_results() -> None:
+    front = README.read_text().split("## Results at a glance", 1)[0]
+    hits = re.findall(r"\b[0-9a-f]{7,40}\b|\b[Rr]uns? \d+\b|EPYC|Xeon|Sapphire", front)
+    hits = [h for h in hits if not h.isdigit()]
+    assert not hits, f"README's front part names {hits}: they belong in docs/results.md"
+
+
 @pytest.mark.slow
 def test_readme_python_example_runs(tmp_path: Path) -> None:
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)

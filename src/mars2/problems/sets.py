@@ -300,6 +300,31 @@ def known_sets() -> list[ProblemSet]:
     return sets
 
 
+HOW_TO_GET = {
+    "deepcoder": "write the rows of agentica-org/DeepCoder-Preview-Dataset (subsets "
+    "primeintellect, taco, lcbv5) to it as JSONL, one per line (docs/problems.md, DeepCoder)",
+    "livecodebench": "download a release file of livecodebench/code_generation_lite, e.g. "
+    "test6.jsonl (docs/problems.md, LiveCodeBench)",
+    "mbpp": "download mbpp.jsonl of google-research/mbpp (docs/problems.md, MBPP)",
+    "jsonl": "write it in the schema of docs/problems.md",
+}
+
+
+def check_spec(spec: str) -> tuple[bool, str]:
+    """Whether `spec` loads here, and what it holds (its count; for `deepcoder`, what each
+    filter dropped) or, for a missing file, where it should be and how to get it."""
+    parsed = parse_spec(spec)
+    _check_options(spec, parsed)
+    if parsed.kind not in ("bundled", "humaneval", "registered") and not spec_exists(spec):
+        how = HOW_TO_GET.get(parsed.kind, "")
+        return False, f"file not found: {parsed.arg}" + (f"; {how}" if how else "")
+    if parsed.kind == "deepcoder":
+        settings = deepcoder.settings_from(spec, parsed.options)
+        _, report = deepcoder.load(Path(parsed.arg).expanduser(), settings)
+        return True, report.summary()
+    return True, f"{len(load_problems(spec, warn=False))} problems"
+
+
 def spec_exists(spec: str) -> bool:
     """True when `spec` names something loadable here (a known set or an existing file)."""
     try:

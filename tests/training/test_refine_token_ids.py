@@ -9,7 +9,8 @@ the hf engine (a few tokens each) and rescored by a learner:
   ids + response ids with its log-probs (never text encoded again), and the response ids decode
   to the completion's text;
 - the learner's `logp_diff` (mean |log pi_learner - log pi_rollout| per response token, what the
-  GPU check gates a weight sync on) is within that check's float32 gate, packed and padded.
+  GPU check gates a weight sync on) is within that check's float32 gate, packed and padded, and
+  within its bfloat16 gate for an engine that samples from a bfloat16 snapshot.
 Each model is skipped, with the install command, when its package is absent.
 """
 

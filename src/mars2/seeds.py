@@ -5,8 +5,8 @@ A seed is a 63-bit integer laid out as `purpose | key | index`:
 
 - bits 60-62 name the purpose (`Purpose`): two seeds of different purposes differ there, so
   they are never equal, whatever the arguments;
-- a purpose whose seeds start a run of trees (`rollout`, `evaluation`, `budget`; tree i of the run gets
-  the seed + i) keeps its low `INDEX_BITS` bits zero and a `KEY_BITS`-bit hash of its
+- a purpose whose seeds start a run of trees (`rollout`, `evaluation`, `budget`; tree i of the
+  run gets the seed + i) keeps its low `INDEX_BITS` bits zero and a `KEY_BITS`-bit hash of its
   arguments above them: + i for i < 2**INDEX_BITS never carries into the key or the purpose, so
   a training tree and an evaluation tree never share a seed (tests/test_seeds.py);
 - the other purposes use all 60 bits below the purpose for the hash of their arguments.
@@ -88,8 +88,8 @@ def budget(seed: int) -> int:
 
 def tree(first: int, index: int) -> int:
     """Tree `index` of a run of trees whose first tree is seeded `first` (a `rollout`, an
-    `evaluation` or a `budget` seed): `first + index`, which stays within the run's purpose and key for
-    index < 2**INDEX_BITS."""
+    `evaluation` or a `budget` seed): `first + index`, which stays within the run's purpose and
+    key for index < 2**INDEX_BITS."""
     return first + index
 
 

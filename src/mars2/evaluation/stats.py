@@ -1,4 +1,5 @@
-"""Interval estimates without torch: the percentile bootstrap of a mean over problems, the paired
+"""Interval estimates without torch: the percentile bootstrap of a mean over problems (and the
+cluster bootstrap of a ratio of counts summed over problems), the paired
 comparison of two evaluations (paired bootstrap interval, sign-flip permutation p-value), the
 seed-level interval of an experiment's arms (runs x problems, run-to-run variance included) and
 Holm's adjustment of several p-values.
@@ -67,12 +68,46 @@ def bootstrap_mean(
     return Estimate(float(data.mean()), lo, hi, int(data.size))
 
 
+def bootstrap_ratio(
+    numerators: Sequence[float],
+    denominators: Sequence[float],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    level: float = LEVEL,
+) -> Estimate:
+    """sum(numerators) / sum(denominators) (one pair of counts per problem, e.g. refinements
+    that pass over refinements) with its cluster-bootstrap interval: resample the problems with
+    replacement, recompute the ratio of the sums, take the percentile interval (resamples whose
+    denominator is 0 are left out). NaNs when the denominators sum to 0. `n` is the problems."""
+    top = np.asarray(numerators, dtype=float)
+    bottom = np.asarray(denominators, dtype=float)
+    if top.shape != bottom.shape:
+        raise ValueError(f"bootstrap_ratio needs equal lengths, got {top.size} and {bottom.size}")
+    nan = float("nan")
+    if bottom.sum() <= 0:
+        return Estimate(nan, nan, nan, int(top.size))
+    value = float(top.sum() / bottom.sum())
+    index = _resample_index(top.size, resamples, seed)
+    sums = bottom[index].sum(axis=1)
+    kept = sums > 0
+    ratios = top[index].sum(axis=1)[kept] / sums[kept]
+    if ratios.size == 0:  # only when very few resamples are asked for
+        return Estimate(value, value, value, int(top.size))
+    tail = (1.0 - level) / 2.0
+    lo, hi = np.quantile(ratios, [tail, 1.0 - tail])
+    return Estimate(value, min(float(lo), value), max(float(hi), value), int(top.size))
+
+
+def _resample_index(size: int, resamples: int, seed: int) -> np.ndarray:
+    """[resamples, size] indices of problems drawn with replacement (the one resampling rule)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, size, size=(resamples, size))
+
+
 def _percentile_interval(
     data: np.ndarray, resamples: int, seed: int, level: float
 ) -> tuple[float, float]:
-    rng = np.random.default_rng(seed)
-    index = rng.integers(0, data.size, size=(resamples, data.size))
-    means = data[index].mean(axis=1)
+    means = data[_resample_index(data.size, resamples, seed)].mean(axis=1)
     tail = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [tail, 1.0 - tail])
     # Clamp to the sample mean so rounding never puts the estimate outside its own interval.

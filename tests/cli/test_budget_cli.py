@@ -91,3 +91,18 @@ def test_a_run_directory_base_agents_one_of_them(tmp_path: Path) -> None:
     record = json.loads((run / "budget" / "budget.json").read_text())
     assert [m["name"] for m in record["team"]] == ["debugger"]
     assert record["agent_names"] == ["debugger"] and record["protocol"]["algos"] == ["abmcts"]
+
+
+def test_the_tree_file_figures_in_docs_search_md_are_re_derived() -> None:
+    from mars2.cli.budget import RATE_COLUMNS, _rate
+    from mars2.evaluation.budget_run import compare_tree_files
+
+    text = (ROOT / "docs" / "search.md").read_text()
+    pattern = "results/ladder-powered/mars2/seed1/trees/step_*.jsonl"
+    assert f"$ mars2 budget --trees {pattern}" in text
+    files = sorted(ROOT.glob(pattern))
+    assert len(files) == 16
+    entry = compare_tree_files(files)["headline"]["arms"]["trees"]["8"]
+    for rates in (entry["nodes"], *entry["agents"].values()):
+        for name in RATE_COLUMNS:
+            assert _rate(rates[name]) in text, name

@@ -167,23 +167,26 @@ def _diff(diff: dict[str, Any] | None) -> str:
 
 def outcome_table(headline: dict[str, Any]) -> Table:
     """pick@B and pass@B of every arm and budget, and a search's paired difference against
-    independent sampling at the same budget."""
+    independent sampling at the same budget (when there is an independent arm)."""
+    paired = "independent" in headline["arms"]
+    columns = ["arm", "B", "pick@B"] + (["pick - independent"] if paired else [])
+    columns += ["pass@B"] + (["pass - independent"] if paired else [])
+    caption = "pick@B: the best of B nodes by public score passes; pass@B: one of them passes."
+    if paired:
+        caption += " Differences: paired bootstrap over problems, sign-flip p."
     table = Table(
-        "arm", "B", "pick@B", "pick - independent", "pass@B", "pass - independent",
+        *columns,
         title=f"equal budgets: {headline['problems']} problems, means with 95% CI",
-        caption="pick@B: the best of B nodes by public score passes; pass@B: one of them passes. "
-        "Differences: paired bootstrap over problems, sign-flip p.",
-    )  # fmt: skip
+        caption=caption,
+    )
     for arm, entries in headline["arms"].items():
         for b, entry in entries.items():
-            table.add_row(
-                arm,
-                b,
-                _cell(entry["pick"]),
-                _diff(entry.get("pick_vs_independent")),
-                _cell(entry["pass"]),
-                _diff(entry.get("pass_vs_independent")),
-            )
+            pick, passed = _cell(entry["pick"]), _cell(entry["pass"])
+            if not paired:
+                table.add_row(arm, b, pick, passed)
+                continue
+            pick_diff = _diff(entry.get("pick_vs_independent"))
+            table.add_row(arm, b, pick, pick_diff, passed, _diff(entry.get("pass_vs_independent")))
     return table
 
 

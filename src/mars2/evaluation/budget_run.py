@@ -84,21 +84,30 @@ async def grow_arms(
     on_tree: Callable[[TreeResult], None] | None = None,
 ) -> dict[tuple[str, int], Evaluation]:
     """Every arm's evaluation (one tree per problem), grown concurrently (the engines batch
-    requests of all arms)."""
+    requests of all arms). Arms with the same search (`sampling` at the largest budget is the
+    independent arm's) are grown once."""
     one_tree = dataclasses.replace(
         config, eval=dataclasses.replace(config.eval, samples=1, trees=1)
     )
     searches = arm_searches(config, budgets, algos)
-    evaluators = {key: Evaluator(one_tree, search, problems) for key, search in searches.items()}
-    for evaluator in evaluators.values():
+    unique = list(dict.fromkeys(searches.values()))
+    evaluators = [Evaluator(one_tree, search, problems) for search in unique]
+    for evaluator in evaluators:
         evaluator.seed = seeds.budget(config.seed)
     done = await asyncio.gather(
         *(
-            evaluator.run(policies, agents, sandbox, label=f"budget {arm} {b}", on_tree=on_tree)
-            for (arm, b), evaluator in evaluators.items()
+            evaluator.run(
+                policies,
+                agents,
+                sandbox,
+                label=f"budget {search.algo} {search.budget}",
+                on_tree=on_tree,
+            )
+            for search, evaluator in zip(unique, evaluators, strict=True)
         )
     )
-    return dict(zip(evaluators, done, strict=True))
+    by_search = dict(zip(unique, done, strict=True))
+    return {key: by_search[search] for key, search in searches.items()}
 
 
 def problem_arms(

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mars2.evaluation import budget
-from mars2.evaluation.stats import bootstrap_ratio, paired_difference
+from mars2.evaluation.stats import bootstrap_ratio, bootstrap_ratio_difference, paired_difference
 from mars2.treesearch.metrics import NodeCounts
 from mars2.types import NodeRecord
 
@@ -38,6 +38,19 @@ def test_ratio_without_a_denominator_is_nan_and_zero_denominators_are_skipped() 
     assert one.value == 0.5 and one.lo == one.hi == 0.5
     with pytest.raises(ValueError):
         bootstrap_ratio([1], [1, 2])
+
+
+def test_difference_of_two_ratios_resamples_both_on_the_same_problems() -> None:
+    fresh = ([2, 1, 0], [4, 2, 2])  # 3/8
+    refine = ([0, 1, 0], [3, 1, 4])  # 1/8
+    estimate = bootstrap_ratio_difference(*fresh, *refine, resamples=400, seed=1)
+    assert estimate.value == pytest.approx(1 / 8 - 3 / 8)
+    index = np.random.default_rng(1).integers(0, 3, size=(400, 3))
+    a = np.asarray(fresh[0])[index].sum(1) / np.asarray(fresh[1])[index].sum(1)
+    b = np.asarray(refine[0])[index].sum(1) / np.asarray(refine[1])[index].sum(1)
+    lo, hi = np.quantile(b - a, [0.025, 0.975])
+    assert (estimate.lo, estimate.hi) == pytest.approx((min(lo, -0.25), max(hi, -0.25)))
+    assert np.isnan(bootstrap_ratio_difference([1], [1], [0], [0]).value)
 
 
 def test_outcome_of_a_tree_uses_the_pick_rule_and_any_pass() -> None:
@@ -96,6 +109,7 @@ def test_summary_means_and_paired_differences_against_independent() -> None:
     fresh = head["arms"][budget.INDEPENDENT]["2"]["nodes"]["fresh_pass"]
     assert (fresh["value"], fresh["count"], fresh["of"]) == (pytest.approx(1.0), 3, 3)
     assert head["arms"]["abmcts"]["2"]["nodes"]["copy_rate"]["value"] is None  # no refinements
+    assert head["arms"]["abmcts"]["2"]["nodes"]["refine_minus_fresh"]["value"] is None
 
 
 def test_record_round_trips_its_per_problem_outcomes() -> None:

@@ -22,6 +22,7 @@ console = Console()
 RATE_COLUMNS = {
     "refine_pass_after_fail": "P(refine passes | parent failed)",
     "fresh_pass": "P(fresh passes)",
+    "refine_minus_fresh": "refine - fresh",
     "copy_rate": "copies parent",
     "below_solved_share": "below a public pass",
 }
@@ -193,6 +194,8 @@ def outcome_table(headline: dict[str, Any]) -> Table:
 def _rate(rate: dict[str, Any]) -> str:
     if rate["value"] is None:
         return "—"
+    if "count" not in rate:  # a difference of two rates
+        return f"{rate['value']:+.2f} [{rate['lo']:+.2f}, {rate['hi']:+.2f}]"
     return f"{_cell(rate, 2)} {rate['count']}/{rate['of']}"
 
 

@@ -24,6 +24,7 @@ from mars2.evaluation.stats import (
     Estimate,
     bootstrap_mean,
     bootstrap_ratio,
+    bootstrap_ratio_difference,
     paired_difference,
 )
 from mars2.treesearch.metrics import (
@@ -164,7 +165,8 @@ def rates(
 ) -> dict[str, dict[str, Any]]:
     """Each node rate of NODE_RATES over the problems' outcomes (one per problem), of all nodes
     or of those `agent_id` wrote: the ratio of the summed counts with its cluster-bootstrap
-    interval over problems, and the counts (`count` of `of`)."""
+    interval over problems, and the counts (`count` of `of`); and `refine_minus_fresh`, the
+    difference of the first two rates with its cluster-bootstrap interval."""
     counts = [
         o.counts if agent_id is None else o.agents.get(agent_id, NodeCounts()) for o in outcomes
     ]
@@ -174,7 +176,16 @@ def rates(
         bottoms = [getattr(c, bottom) for c in counts]
         estimate = bootstrap_ratio(tops, bottoms, resamples, seed)
         out[name] = {**_estimate(estimate), "count": sum(tops), "of": sum(bottoms)}
+    fresh = ([c.fresh_passed for c in counts], [c.fresh for c in counts])
+    after_fail = ([c.after_fail_passed for c in counts], [c.after_fail for c in counts])
+    out[REFINE_MINUS_FRESH] = _estimate(
+        bootstrap_ratio_difference(*fresh, *after_fail, resamples=resamples, seed=seed)
+    )
     return out
+
+
+# P(a refinement passes | its parent failed) - P(a fresh attempt passes), over the same trees
+REFINE_MINUS_FRESH = "refine_minus_fresh"
 
 
 def summarize(

@@ -79,23 +79,50 @@ def bootstrap_ratio(
     that pass over refinements) with its cluster-bootstrap interval: resample the problems with
     replacement, recompute the ratio of the sums, take the percentile interval (resamples whose
     denominator is 0 are left out). NaNs when the denominators sum to 0. `n` is the problems."""
-    top = np.asarray(numerators, dtype=float)
-    bottom = np.asarray(denominators, dtype=float)
-    if top.shape != bottom.shape:
-        raise ValueError(f"bootstrap_ratio needs equal lengths, got {top.size} and {bottom.size}")
+    return bootstrap_ratio_difference(
+        [0.0] * len(numerators), [1.0] * len(numerators), numerators, denominators,
+        resamples, seed, level,
+    )  # fmt: skip
+
+
+def bootstrap_ratio_difference(
+    a_numerators: Sequence[float],
+    a_denominators: Sequence[float],
+    b_numerators: Sequence[float],
+    b_denominators: Sequence[float],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    level: float = LEVEL,
+) -> Estimate:
+    """ratio B - ratio A, each a ratio of counts summed over the same problems (e.g. refinements
+    after a failed parent that pass, and fresh attempts that pass), with the cluster-bootstrap
+    interval of the difference: both ratios recomputed on each resample of the problems, so
+    their correlation through shared problems is kept (resamples where either denominator is
+    0 are left out). NaNs when a ratio has no denominator. `n` is the problems."""
+    counts = [
+        np.asarray(c, dtype=float)
+        for c in (a_numerators, a_denominators, b_numerators, b_denominators)
+    ]
+    if len({c.shape for c in counts}) != 1:
+        raise ValueError(f"bootstrap ratios need equal lengths, got {[c.size for c in counts]}")
+    a_top, a_bottom, b_top, b_bottom = counts
+    size = int(a_top.size)
     nan = float("nan")
-    if bottom.sum() <= 0:
-        return Estimate(nan, nan, nan, int(top.size))
-    value = float(top.sum() / bottom.sum())
-    index = _resample_index(top.size, resamples, seed)
-    sums = bottom[index].sum(axis=1)
-    kept = sums > 0
-    ratios = top[index].sum(axis=1)[kept] / sums[kept]
-    if ratios.size == 0:  # only when very few resamples are asked for
-        return Estimate(value, value, value, int(top.size))
+    if a_bottom.sum() <= 0 or b_bottom.sum() <= 0:
+        return Estimate(nan, nan, nan, size)
+    value = float(b_top.sum() / b_bottom.sum() - a_top.sum() / a_bottom.sum())
+    index = _resample_index(size, resamples, seed)
+    a_sums, b_sums = a_bottom[index].sum(axis=1), b_bottom[index].sum(axis=1)
+    kept = (a_sums > 0) & (b_sums > 0)
+    diffs = (
+        b_top[index].sum(axis=1)[kept] / b_sums[kept]
+        - a_top[index].sum(axis=1)[kept] / a_sums[kept]
+    )
+    if diffs.size == 0:  # only when very few resamples are asked for
+        return Estimate(value, value, value, size)
     tail = (1.0 - level) / 2.0
-    lo, hi = np.quantile(ratios, [tail, 1.0 - tail])
-    return Estimate(value, min(float(lo), value), max(float(hi), value), int(top.size))
+    lo, hi = np.quantile(diffs, [tail, 1.0 - tail])
+    return Estimate(value, min(float(lo), value), max(float(hi), value), size)
 
 
 def _resample_index(size: int, resamples: int, seed: int) -> np.ndarray:

@@ -46,6 +46,7 @@ def test_every_purpose_has_its_own_range(
         seeds.Purpose.EVALUATION: seeds.evaluation(seed) + i,
         seeds.Purpose.NODE_REQUEST: seeds.node_request(tree, round_),
         seeds.Purpose.ADAPTER_INIT: seeds.adapter_init(seed + step),
+        seeds.Purpose.BUDGET: seeds.budget(seed) + i,
     }
     for purpose, value in values.items():
         assert 0 <= value < 2**63  # torch, numpy and vLLM take it

@@ -1,6 +1,6 @@
 """mars2: multi-agent tree search and reinforcement learning for code generation (MARS²).
 
-The public Python API (docs/api.md): `load_config`, `search`, `train`, `evaluate`, and the
+The public Python API (docs/api.md): `load_config`, `search`, `train`, `evaluate`, `budget`, and the
 `register_*` functions of the extension registries. Importing mars2 is cheap: the API module
 (and torch behind it) loads on first use.
 """
@@ -15,6 +15,7 @@ from mars2.version import __version__
 if TYPE_CHECKING:
     from mars2.api import (
         agents_for,
+        budget,
         evaluate,
         load_config,
         register_algorithm,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "__version__",
     "agents_for",
+    "budget",
     "evaluate",
     "load_config",
     "register_algorithm",

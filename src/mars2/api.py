@@ -6,6 +6,7 @@
     last = mars2.train(config, out="runs/mine")
     last = mars2.train(resume="runs/mine", overrides=["train.steps=4"])  # continue it
     result = mars2.evaluate("runs/mine")
+    record = mars2.budget("runs/mine", budgets=[4, 8], algos=["abmcts", "best_first"])
 
 Extension points are registries (mars2.registry): `register_reward`, `register_problem_set`,
 `register_backend`, `register_algorithm`. The CLI is a thin layer over these functions: it parses
@@ -39,6 +40,7 @@ ROLES = ("coder", "debugger")
 __all__ = [
     "TrainStart",
     "agents_for",
+    "budget",
     "evaluate",
     "load_config",
     "register_algorithm",
@@ -309,6 +311,41 @@ def evaluate(
     seconds = round(time.perf_counter() - started, 1)
     jsonl.append(folder.environment, [{"seconds": seconds, **machine.facts()}])
     return result
+
+
+def budget(
+    run: str | Path | None = None,
+    *,
+    config: Config | None = None,
+    agents: Sequence[str] | None = None,
+    step: int | None = None,
+    base: bool = False,
+    budgets: Sequence[int] = (4, 8, 16),
+    algos: Sequence[str] | None = None,
+    overrides: Sequence[str] = (),
+    out: str | Path | None = None,
+    on_tree: Callable[[Any], None] | None = None,
+) -> dict[str, Any]:
+    """The equal-budget comparison (`mars2 budget`, docs/search.md): independent sampling vs
+    each search algorithm in `algos` (default `search.algo`) at each node budget on
+    `eval.problems`; returns the budget.json object (written with budget.png to `out`). The
+    team: a run's checkpoint (`run`: a run directory, `step` or `base`, `agents` names some of
+    its agents; or a checkpoint folder) with `overrides` on its config, else `config` (default:
+    the default config) with `agents` as model names. Tree files: `mars2 budget --trees`."""
+    from mars2.evaluation.budget_run import compare_budgets
+    from mars2.training.restore import checkpoint_path, trained_models
+
+    if run is None:
+        chosen = _with(config, None, agents, algo=None, budget=None, limit=None)
+        return compare_budgets(chosen, budgets, algos, out=out, on_tree=on_tree)
+    run_dir, path = Path(run), None
+    if run_dir.parent.name == "checkpoints":  # a checkpoint folder of a run
+        run_dir, path = run_dir.parent.parent, run_dir
+    loaded = load_config(RunDir(run_dir).require_config(), list(overrides))
+    indices = _chosen(loaded.agent_names, agents)
+    models = None if base else trained_models(loaded, path or checkpoint_path(run_dir, step))
+    sub, sub_models = _team_of(loaded, indices, models)
+    return compare_budgets(sub, budgets, algos, models=sub_models, out=out, on_tree=on_tree)
 
 
 def _chosen(names: list[str], agents: Sequence[str] | None) -> list[int]:

@@ -5,8 +5,8 @@ A seed is a 63-bit integer laid out as `purpose | key | index`:
 
 - bits 60-62 name the purpose (`Purpose`): two seeds of different purposes differ there, so
   they are never equal, whatever the arguments;
-- a purpose whose seeds start a run of trees (`rollout`, `evaluation`; tree i of the run gets
-  the seed + i) keeps its low `INDEX_BITS` bits zero and a `KEY_BITS`-bit hash of its
+- a purpose whose seeds start a run of trees (`rollout`, `evaluation`, `budget`; tree i of the
+  run gets the seed + i) keeps its low `INDEX_BITS` bits zero and a `KEY_BITS`-bit hash of its
   arguments above them: + i for i < 2**INDEX_BITS never carries into the key or the purpose, so
   a training tree and an evaluation tree never share a seed (tests/test_seeds.py);
 - the other purposes use all 60 bits below the purpose for the hash of their arguments.
@@ -35,6 +35,7 @@ class Purpose(enum.IntEnum):
     EVALUATION = 3
     NODE_REQUEST = 4
     ADAPTER_INIT = 5
+    BUDGET = 6
 
 
 def _hash(purpose: Purpose, args: tuple[int, ...], bits: int) -> int:
@@ -76,10 +77,19 @@ def evaluation(seed: int) -> int:
     return _block(Purpose.EVALUATION, seed)
 
 
+def budget(seed: int) -> int:
+    """The first tree of an equal-budget comparison (`mars2 budget`; tree i gets this + i,
+    i < 2**INDEX_BITS): every arm of the comparison (independent sampling and each search
+    algorithm, at every budget) grows problem i's tree from the same seed, so the arms share
+    their random numbers as far as their choices agree; never an evaluation's or a training
+    tree's seed."""
+    return _block(Purpose.BUDGET, seed)
+
+
 def tree(first: int, index: int) -> int:
-    """Tree `index` of a run of trees whose first tree is seeded `first` (a `rollout` or an
-    `evaluation` seed): `first + index`, which stays within the run's purpose and key for
-    index < 2**INDEX_BITS."""
+    """Tree `index` of a run of trees whose first tree is seeded `first` (a `rollout`, an
+    `evaluation` or a `budget` seed): `first + index`, which stays within the run's purpose and
+    key for index < 2**INDEX_BITS."""
     return first + index
 
 

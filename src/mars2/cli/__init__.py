@@ -28,6 +28,7 @@ COMMANDS = (
     "train",
     "eval",
     "compare",
+    "budget",
     "experiment",
     "export",
     "credit",

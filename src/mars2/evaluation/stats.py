@@ -1,4 +1,5 @@
-"""Interval estimates without torch: the percentile bootstrap of a mean over problems, the paired
+"""Interval estimates without torch: the percentile bootstrap of a mean over problems (and the
+cluster bootstrap of a ratio of counts summed over problems), the paired
 comparison of two evaluations (paired bootstrap interval, sign-flip permutation p-value), the
 seed-level interval of an experiment's arms (runs x problems, run-to-run variance included) and
 Holm's adjustment of several p-values.
@@ -67,12 +68,73 @@ def bootstrap_mean(
     return Estimate(float(data.mean()), lo, hi, int(data.size))
 
 
+def bootstrap_ratio(
+    numerators: Sequence[float],
+    denominators: Sequence[float],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    level: float = LEVEL,
+) -> Estimate:
+    """sum(numerators) / sum(denominators) (one pair of counts per problem, e.g. refinements
+    that pass over refinements) with its cluster-bootstrap interval: resample the problems with
+    replacement, recompute the ratio of the sums, take the percentile interval (resamples whose
+    denominator is 0 are left out). NaNs when the denominators sum to 0. `n` is the problems."""
+    return bootstrap_ratio_difference(
+        [0.0] * len(numerators), [1.0] * len(numerators), numerators, denominators,
+        resamples, seed, level,
+    )  # fmt: skip
+
+
+def bootstrap_ratio_difference(
+    a_numerators: Sequence[float],
+    a_denominators: Sequence[float],
+    b_numerators: Sequence[float],
+    b_denominators: Sequence[float],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    level: float = LEVEL,
+) -> Estimate:
+    """ratio B - ratio A, each a ratio of counts summed over the same problems (e.g. refinements
+    after a failed parent that pass, and fresh attempts that pass), with the cluster-bootstrap
+    interval of the difference: both ratios recomputed on each resample of the problems, so
+    their correlation through shared problems is kept (resamples where either denominator is
+    0 are left out). NaNs when a ratio has no denominator. `n` is the problems."""
+    counts = [
+        np.asarray(c, dtype=float)
+        for c in (a_numerators, a_denominators, b_numerators, b_denominators)
+    ]
+    if len({c.shape for c in counts}) != 1:
+        raise ValueError(f"bootstrap ratios need equal lengths, got {[c.size for c in counts]}")
+    a_top, a_bottom, b_top, b_bottom = counts
+    size = int(a_top.size)
+    nan = float("nan")
+    if a_bottom.sum() <= 0 or b_bottom.sum() <= 0:
+        return Estimate(nan, nan, nan, size)
+    value = float(b_top.sum() / b_bottom.sum() - a_top.sum() / a_bottom.sum())
+    index = _resample_index(size, resamples, seed)
+    a_sums, b_sums = a_bottom[index].sum(axis=1), b_bottom[index].sum(axis=1)
+    kept = (a_sums > 0) & (b_sums > 0)
+    diffs = (
+        b_top[index].sum(axis=1)[kept] / b_sums[kept]
+        - a_top[index].sum(axis=1)[kept] / a_sums[kept]
+    )
+    if diffs.size == 0:  # only when very few resamples are asked for
+        return Estimate(value, value, value, size)
+    tail = (1.0 - level) / 2.0
+    lo, hi = np.quantile(diffs, [tail, 1.0 - tail])
+    return Estimate(value, min(float(lo), value), max(float(hi), value), size)
+
+
+def _resample_index(size: int, resamples: int, seed: int) -> np.ndarray:
+    """[resamples, size] indices of problems drawn with replacement (the one resampling rule)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, size, size=(resamples, size))
+
+
 def _percentile_interval(
     data: np.ndarray, resamples: int, seed: int, level: float
 ) -> tuple[float, float]:
-    rng = np.random.default_rng(seed)
-    index = rng.integers(0, data.size, size=(resamples, data.size))
-    means = data[index].mean(axis=1)
+    means = data[_resample_index(data.size, resamples, seed)].mean(axis=1)
     tail = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [tail, 1.0 - tail])
     # Clamp to the sample mean so rounding never puts the estimate outside its own interval.

@@ -7,14 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mars2.rollout.orchestrator import TreeResult
-from mars2.treesearch.metrics import by_tree
+from mars2.treesearch.metrics import by_tree, program_key
 from mars2.types import NodeRecord
 
-
-def program_key(code: str) -> str:
-    """A program up to layout: every line stripped, blank lines dropped (so two samples that
-    differ only in indentation width or spacing between blocks count as one program)."""
-    return "\n".join(line.strip() for line in code.splitlines() if line.strip())
+__all__ = ["distinct_programs", "policy_figures", "program_key"]
 
 
 def distinct_programs(records: Sequence[NodeRecord]) -> float:

@@ -1,5 +1,7 @@
 """Statistics of finished trees, each rule written once: the Pass@1(MCTS) pick, the fresh
-attempts behind pass@1 and the unbiased pass@k, Pass@N, tree shape and per-agent figures.
+attempts behind pass@1 and the unbiased pass@k, Pass@N, tree shape and per-agent figures, and
+how the nodes were spent (fresh attempts, refinements of failed programs, copies of the parent,
+nodes below a parent that already passes its public tests).
 
 Everything works on plain node records (`NodeRecord`, the lines of trees/*.jsonl), so a tree
 just searched (`TreeResult.records`) and a tree read back from a file give the same numbers.
@@ -222,6 +224,105 @@ def summarize(
         mean_best_score=_mean([p.score for p in picks]),
         agents=agent_stats(trees, agent_ids),
     )
+
+
+def program_key(code: str) -> str:
+    """A program up to layout, the one rule for "the same program": every line stripped, blank
+    lines dropped (so two samples that differ only in indentation width or spacing between
+    blocks count as one program)."""
+    return "\n".join(line.strip() for line in code.splitlines() if line.strip())
+
+
+def first_nodes(nodes: Iterable[NodeRecord], n: int) -> list[NodeRecord]:
+    """The first `n` nodes in creation order (node id): the tree as it stood after `n` nodes
+    (every parent comes before its children), or the first `n` of independent attempts."""
+    if n < 1:
+        raise ValueError(f"first_nodes needs n >= 1, got {n}")
+    return sorted(nodes, key=lambda r: r.node_id)[:n]
+
+
+@dataclass(frozen=True)
+class NodeCounts:
+    """How the nodes of finished trees were spent; counts add up over trees and problems.
+    `fresh`: children of the root (`fresh_passed` of them pass); `refinements`: the other
+    nodes, `copies` of them a program equal to their parent's (`program_key`); `after_fail`:
+    refinements whose parent fails some test (public or hidden), `after_fail_passed` of them
+    pass; `below_solved`: nodes whose parent passes every public test (score 1.0)."""
+
+    nodes: int = 0
+    fresh: int = 0
+    fresh_passed: int = 0
+    refinements: int = 0
+    copies: int = 0
+    after_fail: int = 0
+    after_fail_passed: int = 0
+    below_solved: int = 0
+
+    def __add__(self, other: NodeCounts) -> NodeCounts:
+        return NodeCounts(*(getattr(self, f) + getattr(other, f) for f in NODE_COUNT_FIELDS))
+
+    def to_json(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in NODE_COUNT_FIELDS}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NodeCounts:
+        return cls(**{name: int(data[name]) for name in NODE_COUNT_FIELDS})
+
+
+NODE_COUNT_FIELDS = tuple(NodeCounts.__dataclass_fields__)
+
+# the node rates: name -> (numerator, denominator) among the NodeCounts fields
+NODE_RATES = {
+    "refine_pass_after_fail": ("after_fail_passed", "after_fail"),
+    "fresh_pass": ("fresh_passed", "fresh"),
+    "copy_rate": ("copies", "refinements"),
+    "below_solved_share": ("below_solved", "nodes"),
+}
+
+
+def node_rate(counts: NodeCounts, name: str) -> float | None:
+    """The rate `name` of NODE_RATES (numerator / denominator), None when nothing is counted:
+    `refine_pass_after_fail` P(a refinement passes | its parent failed), `fresh_pass`
+    P(a fresh attempt passes), `copy_rate` (refinements that copy their parent),
+    `below_solved_share` (nodes spent below a parent that passes every public test)."""
+    top, bottom = NODE_RATES[name]
+    den = getattr(counts, bottom)
+    return getattr(counts, top) / den if den else None
+
+
+def node_counts(tree: Sequence[NodeRecord], agent_id: int | None = None) -> NodeCounts:
+    """The NodeCounts of one tree (node ids are per tree), of the nodes that `agent_id` wrote
+    when given (a refinement counts for its writer, whoever wrote the parent)."""
+    by_id = {n.node_id: n for n in tree}
+    counts = NodeCounts()
+    for node in tree:
+        if agent_id is not None and node.agent_id != agent_id:
+            continue
+        if node.parent_id is None:
+            one = NodeCounts(nodes=1, fresh=1, fresh_passed=int(node.passed))
+        else:
+            parent = by_id.get(node.parent_id)
+            if parent is None:
+                raise ValueError(
+                    f"tree {node.tree_id!r}: node {node.node_id} refines node "
+                    f"{node.parent_id}, which is not in the tree"
+                )
+            failed = not parent.passed
+            one = NodeCounts(
+                nodes=1,
+                refinements=1,
+                copies=int(program_key(node.code) == program_key(parent.code)),
+                after_fail=int(failed),
+                after_fail_passed=int(failed and node.passed),
+                below_solved=int(parent.score >= 1.0),
+            )
+        counts += one
+    return counts
+
+
+def node_counts_by_agent(tree: Sequence[NodeRecord]) -> dict[int, NodeCounts]:
+    """`node_counts` of each agent that wrote a node of the tree, by agent id."""
+    return {a: node_counts(tree, a) for a in sorted({n.agent_id for n in tree})}
 
 
 def _mean(values: Sequence[float]) -> float | None:

@@ -93,7 +93,10 @@ RewardFn = Callable[..., float]
 
 REWARDS: Registry[RewardFn] = Registry(
     "reward",
-    {"binary": "mars2.types:binary_reward", "fraction": "mars2.types:fraction_reward"},
+    {
+        "binary": "mars2.credit.rewards:binary_reward",
+        "fraction": "mars2.credit.rewards:fraction_reward",
+    },
 )
 """`fn(record: NodeRecord) -> float`, the raw training reward of a node (`credit.reward`). The
 record's `reward` field is not set yet; `passed` and `pass_fraction` count every test, `score`

@@ -195,10 +195,6 @@ class ChatEngine(Engine, PolicyBase):
     ) -> Completion:
         return await _chat(self, self, messages, seed)
 
-    @abstractmethod
-    def stats(self) -> dict[str, float]:
-        """Counters since creation (the Policy protocol's `stats`)."""
-
 
 class SharedEngineAgent(PolicyBase):
     """The Policy of an agent that generates on another agent's ChatEngine: agents of one

@@ -32,6 +32,7 @@ from typing import Any
 import torch
 
 from mars2 import heap
+from mars2.agents.base import EngineSettings
 from mars2.agents.decode import Decoder, HFBatch, Row
 from mars2.agents.engine import ChatEngine, Pending
 from mars2.agents.llama import LlamaBatch
@@ -102,20 +103,14 @@ class HFPolicy(ChatEngine):
     def engine_settings(self) -> dict[str, Any]:
         """How this engine generates, resolved (the `engines` of an evaluation's protocol)."""
         device = next(self.model.parameters()).device
-        return {
-            "backend": "hf",
-            "device": device.type,
-            "rollout_dtype": self._rollout_dtype,
-            "decoder": self._decoder_kind,
-            "stop_at_fence": self.agent.stop_at_fence,
-            "native_bf16": cpu_has_bfloat16() if device.type == "cpu" else None,
-        }
-
-    def stats(self) -> dict[str, float]:
-        out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
-        gen_s = out["generate_s"]
-        out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
-        return out
+        return EngineSettings(
+            backend="hf",
+            device=device.type,
+            rollout_dtype=self._rollout_dtype,
+            decoder=self._decoder_kind,
+            stop_at_fence=self.agent.stop_at_fence,
+            native_bf16=cpu_has_bfloat16() if device.type == "cpu" else None,
+        ).to_json()
 
     def sync_weights(self, state_dict: dict[str, torch.Tensor] | None = None) -> None:
         """Copy `state_dict` into the engine's model (None: a shared model object, already

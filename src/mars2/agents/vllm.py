@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mars2.agents.base import EngineSettings
 from mars2.agents.engine import ChatEngine, Pending
 from mars2.agents.models import load_tokenizer, pick_device, resolve_model
 from mars2.config import AgentConfig
@@ -70,14 +71,13 @@ class VLLMPolicy(ChatEngine):
             "gpu_memory_utilization": agent.vllm_gpu_memory,
         }
         kwargs.update(engine_kwargs)
-        self._settings = {
-            "backend": "vllm",
-            "device": pick_device(agent.device),
-            "rollout_dtype": str(kwargs["dtype"]),
-            "decoder": "vllm",
-            "stop_at_fence": False,  # vLLM generates to EOS or max_tokens
-            "native_bf16": None,
-        }
+        self._settings = EngineSettings(
+            backend="vllm",
+            device=pick_device(agent.device),
+            rollout_dtype=str(kwargs["dtype"]),
+            decoder="vllm",
+            stop_at_fence=False,  # vLLM generates to EOS or max_tokens
+        )
         start = time.perf_counter()
         self.llm = vllm.LLM(**kwargs)
         log.info("vLLM engine for %s ready in %.1f s", folder, time.perf_counter() - start)
@@ -87,7 +87,7 @@ class VLLMPolicy(ChatEngine):
 
     def engine_settings(self) -> dict[str, Any]:
         """How this engine generates (the `engines` of an evaluation's protocol)."""
-        return dict(self._settings)
+        return self._settings.to_json()
 
     def _params(self, seed: int) -> Any:
         from vllm.sampling_params import RequestOutputKind
@@ -165,12 +165,6 @@ class VLLMPolicy(ChatEngine):
             save_file(tensors, str(path))
             self.llm.collective_rpc("mars2_reload_weights", args=(str(path),))
             self.llm.reset_prefix_cache()
-
-    def stats(self) -> dict[str, float]:
-        out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
-        gen_s = out["generate_s"]
-        out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
-        return out
 
     def close(self) -> None:
         self.close_engine()

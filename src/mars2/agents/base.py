@@ -101,7 +101,7 @@ class PolicyBase:
         return seed
 
     def engine_stats(self) -> dict[str, float]:
-        """The batching figures of the backend's engine (`agents.engine.Engine`); none here."""
+        """The batching figures of the backend's engine (`engine.batching.Engine`); none here."""
         return {}
 
     def stats(self) -> dict[str, float]:

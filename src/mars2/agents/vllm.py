@@ -2,7 +2,7 @@
 
 vLLM is imported lazily, only when a `vllm` agent is built. Prompts are rendered with the HF
 tokenizer (the same `encode_chat` as the hf backend) and passed as token ids; each request
-carries its own seed. Our engine thread (mars2.agents.engine) feeds requests to vLLM's
+carries its own seed. Our engine thread (mars2.engine.batching) feeds requests to vLLM's
 `LLMEngine` as they arrive (`add_request`) and calls `step()`, so vLLM batches continuously
 across trees. Log-probs are vLLM's `processed_logprobs`: after temperature and top-p,
 so they equal the hf backend's (untruncated, tempered) log-probs when top_p = 1; with top_p < 1
@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from mars2.agents.base import EngineSettings
-from mars2.agents.engine import ChatEngine, Pending
+from mars2.agents.chat import ChatEngine
 from mars2.agents.models import load_tokenizer, pick_device, resolve_model
 from mars2.config import AgentConfig
+from mars2.engine.batching import Pending
 from mars2.errors import InfraError, UserError
 from mars2.types import Completion
 

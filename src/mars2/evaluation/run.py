@@ -195,7 +195,7 @@ def problem_major(repeats: int, n_problems: int) -> list[int]:
     pass r at problem k) so that a problem's trees start together: their first requests share one
     prefill of its prompt. In pass order a problem's prompt came back only after every other
     problem's prompt and refinements had been computed: in an evaluation of 100 problems, long
-    after the engine's prompt cache (mars2.agents.prompt_cache.PROMPT_CACHE_BYTES) had dropped it."""
+    after the engine's prompt cache (mars2.engine.prompt_cache.PROMPT_CACHE_BYTES) had dropped it."""
     return [r * n_problems + k for k in range(n_problems) for r in range(repeats)]
 
 

@@ -38,9 +38,9 @@ from typing import Any
 
 import torch
 
-from mars2.agents.llama import LlamaBatch
-from mars2.agents.llama_weights import LlamaWeights, can_prepack
 from mars2.agents.models import load_model
+from mars2.engine.llama import LlamaBatch
+from mars2.engine.llama_weights import LlamaWeights, can_prepack
 from mars2.machine import cpu_times, stolen_share
 
 PREFILL_TOKENS = 300

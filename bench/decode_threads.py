@@ -29,9 +29,9 @@ from typing import Any
 
 import torch
 
-from mars2.agents.llama import LlamaBatch
-from mars2.agents.llama_weights import LlamaWeights
 from mars2.agents.models import load_model
+from mars2.engine.llama import LlamaBatch
+from mars2.engine.llama_weights import LlamaWeights
 
 PROMPT_LENGTH = 300
 

@@ -17,7 +17,7 @@ Each run is timed in wall seconds and in CPU seconds of this process (all its th
 shared machine the CPU-time ratio (`speedup_vs_generate_cpu_time`, best with `--threads 1`) is
 far less disturbed by other jobs than the wall-time one.
 
-The mismatch of each engine: the learner (the fp32 model, `mars2.rl.token_logprobs`) rescores
+The mismatch of each engine: the learner (the fp32 model, `mars2.engine.logprobs.token_logprobs`) rescores
 the engine's completions; we report mean |logp_rollout - logp_learner| over response tokens and
 the TIS weights min(exp(logp_learner - logp_rollout), C) (mean, max; C = `LossConfig.tis_cap`).
 
@@ -43,7 +43,7 @@ from mars2.agents.base import encode_chat
 from mars2.agents.hf import HFPolicy
 from mars2.agents.models import load_model
 from mars2.config import AgentConfig, LossConfig
-from mars2.rl import token_logprobs
+from mars2.engine.logprobs import token_logprobs
 from mars2.types import Completion
 
 ENGINES = ("auto", "model", "bfloat16", "model/transformers", "bfloat16/transformers", "int8")

@@ -24,9 +24,9 @@ from typing import Any
 
 import torch
 
-from mars2.agents.llama import LlamaBatch
-from mars2.agents.llama_weights import LlamaWeights
 from mars2.agents.models import load_model
+from mars2.engine.llama import LlamaBatch
+from mars2.engine.llama_weights import LlamaWeights
 
 
 def _status(field: str) -> int:

@@ -25,7 +25,7 @@ def _worker(variant: str, batch: int, length: int, chunk: int, device: str) -> d
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    from mars2.rl import token_logprobs
+    from mars2.engine.logprobs import token_logprobs
 
     torch.manual_seed(0)
     config = LlamaConfig(

@@ -37,9 +37,9 @@ from rich.table import Table
 from generation import raw_generate
 from mars2.agents.hf import HFPolicy
 from mars2.agents.models import load_model
-from mars2.agents.prompt_cache import PROMPT_CACHE_BYTES
 from mars2.agents.prompts import generate_messages
 from mars2.config import AgentConfig, SandboxConfig, SearchConfig
+from mars2.engine.prompt_cache import PROMPT_CACHE_BYTES
 from mars2.problems import load_problems
 from mars2.rollout import Orchestrator
 from mars2.rollout.engines import load_policies

@@ -26,7 +26,7 @@ timed repetition on both sides, split into the same number of micro-batches for 
   tree-search step of the main job instead (44 samples of 11 trees, each with a prompt of its
   own of ~130-160 + 40 tokens whose first 100 its tree's prompts share), where a pack holds
   several prompt groups; `mars2-lora-whole` is mars2-lora computing each distinct prompt whole:
-  what sharing the leading positions of prompts that begin alike buys (`rl.logprobs.
+  what sharing the leading positions of prompts that begin alike buys (`engine.logprobs.
   shared_prefixes`, ratio row `mars2-lora / mars2-lora-whole`).
 - TRL: `GRPOTrainer` (LoRA through its `peft_config`) with loss_type `grpo`,
   importance_sampling_level `sequence`, beta 0 (the same objective: TRL's `grpo` loss is the mean
@@ -225,7 +225,7 @@ def run_mars2(
     if row.endswith("-dense"):  # each pack's attention over the whole pack, through its mask
         learner.model.config._attn_implementation = "sdpa"
     if row.endswith("-whole"):  # each distinct prompt computed whole, none sharing a beginning
-        from mars2.rl import logprobs
+        from mars2.engine import logprobs
 
         logprobs.MIN_SHARED_PREFIX = 1 << 30
     return lambda: learner.update(samples)

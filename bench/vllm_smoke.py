@@ -16,8 +16,8 @@ from typing import Any
 import torch
 
 from mars2.agents.models import load_model
-from mars2.agents.sampling import logits_logprobs
 from mars2.config import AgentConfig
+from mars2.engine.sampling import logits_logprobs
 
 FAILED: list[str] = []
 

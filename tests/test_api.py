@@ -58,7 +58,7 @@ def test_registry_names_are_checked_when_the_config_loads() -> None:
         mars2.load_config(None, ["credit.reward=binray"])
     with pytest.raises(ConfigError, match="cannot import"):
         mars2.load_config(None, ["search.algo=no_such_module:Algo"])
-    config = mars2.load_config(None, ["credit.reward=mars2.types:binary_reward"])
-    assert config.credit.reward == "mars2.types:binary_reward"
+    config = mars2.load_config(None, ["credit.reward=mars2.credit.rewards:binary_reward"])
+    assert config.credit.reward == "mars2.credit.rewards:binary_reward"
     with pytest.raises(UserError, match="built in"):
         mars2.register_reward("binary", lambda record: 0.0)

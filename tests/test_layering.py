@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("types", "config"),
     ("treesearch", "sandbox", "credit"),
     ("problems",),  # `mars2 problems validate --run` grades reference solutions in the sandbox
+    ("engine",),  # the CPU inference engine and the learner-exact log-prob forward (torch)
     ("agents", "rl"),
     ("rollout",),
     ("evaluation",),

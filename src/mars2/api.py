@@ -9,7 +9,8 @@
     record = mars2.budget("runs/mine", budgets=[4, 8], algos=["abmcts", "best_first"])
 
 Extension points are registries (mars2.registry): `register_reward`, `register_problem_set`,
-`register_backend`, `register_algorithm`. The CLI is a thin layer over these functions: it parses
+`register_backend`, `register_algorithm`, `register_loss`, `register_kl_estimator`,
+`register_aggregation`. The CLI is a thin layer over these functions: it parses
 arguments, prints and sets the exit code (`mars2 train --resume RUN` is `train(resume=RUN)`).
 """
 
@@ -32,7 +33,15 @@ from mars2.config import (
     to_dict,
 )
 from mars2.errors import UserError
-from mars2.registry import ALGORITHMS, BACKENDS, PROBLEM_SETS, REWARDS
+from mars2.registry import (
+    AGGREGATIONS,
+    ALGORITHMS,
+    BACKENDS,
+    KL_ESTIMATORS,
+    LOSSES,
+    PROBLEM_SETS,
+    REWARDS,
+)
 from mars2.rundir import RunDir
 
 ROLES = ("coder", "debugger")
@@ -43,8 +52,11 @@ __all__ = [
     "budget",
     "evaluate",
     "load_config",
+    "register_aggregation",
     "register_algorithm",
     "register_backend",
+    "register_kl_estimator",
+    "register_loss",
     "register_problem_set",
     "register_reward",
     "run_directory",
@@ -411,3 +423,21 @@ def register_algorithm(name: str, cls: type | None = None) -> Any:
     """Add a search algorithm, a `mars2.treesearch.Algorithm` subclass built as
     `cls(search_config, n_agents)` (`search.algo: NAME`); a decorator without `cls`."""
     return ALGORITHMS.register(name, cls)
+
+
+def register_loss(name: str, fn: Callable[..., Any] | None = None) -> Any:
+    """Add a policy surrogate `fn(logp, old_logp, advantages, mask, clip_low, clip_high) ->
+    mars2.rl.losses.Surrogate` (`loss.name: NAME`; docs/algorithms.md); a decorator without `fn`."""
+    return LOSSES.register(name, fn)
+
+
+def register_kl_estimator(name: str, fn: Callable[..., Any] | None = None) -> Any:
+    """Add a per-token KL estimator `fn(logp, ref_logp) -> Tensor` (`loss.kl_estimator: NAME`);
+    a decorator without `fn`."""
+    return KL_ESTIMATORS.register(name, fn)
+
+
+def register_aggregation(name: str, fn: Callable[..., Any] | None = None) -> Any:
+    """Add a loss aggregation `fn(per_token, mask, norm: mars2.rl.aggregate.Normaliser) -> Tensor`
+    (`loss.aggregation: NAME`); a decorator without `fn`."""
+    return AGGREGATIONS.register(name, fn)

@@ -1,5 +1,5 @@
-"""Registries for the extension points: reward functions, problem sets, agent backends and search
-algorithms, each a name -> object table.
+"""Registries for the extension points: reward functions, problem sets, agent backends, search
+algorithms, policy losses, KL estimators and loss aggregations, each a name -> object table.
 
 Built-in entries are dotted paths (`module:attribute`) imported on first use, so this module imports
 nothing of mars2 beyond its errors and a config can check a name without loading torch. Users add
@@ -93,7 +93,10 @@ RewardFn = Callable[..., float]
 
 REWARDS: Registry[RewardFn] = Registry(
     "reward",
-    {"binary": "mars2.types:binary_reward", "fraction": "mars2.types:fraction_reward"},
+    {
+        "binary": "mars2.credit.rewards:binary_reward",
+        "fraction": "mars2.credit.rewards:fraction_reward",
+    },
 )
 """`fn(record: NodeRecord) -> float`, the raw training reward of a node (`credit.reward`). The
 record's `reward` field is not set yet; `passed` and `pass_fraction` count every test, `score`
@@ -125,3 +128,30 @@ ALGORITHMS: Registry[type] = Registry(
 )
 """A `mars2.treesearch.Algorithm` subclass, constructed as `cls(search_config, n_agents)`
 (`search.algo`, `eval.algo`)."""
+
+LOSSES: Registry[Callable[..., Any]] = Registry(
+    "loss",
+    {"grpo": "mars2.rl.losses:grpo_surrogate", "gspo": "mars2.rl.losses:gspo_surrogate"},
+)
+"""A policy surrogate `fn(logp, old_logp, advantages, mask, clip_low, clip_high) -> Surrogate`
+(`mars2.rl.losses.Surrogate`: per-token loss [B, T] before TIS and KL, the ratio and where the clip
+was active), over response tokens [B, T] and advantages [B] (`loss.name`)."""
+
+KL_ESTIMATORS: Registry[Callable[..., Any]] = Registry(
+    "KL estimator",
+    {"k1": "mars2.rl.kl:kl_k1", "k2": "mars2.rl.kl:kl_k2", "k3": "mars2.rl.kl:kl_k3"},
+)
+"""`fn(logp, ref_logp) -> Tensor`: the per-token estimate [B, T] of KL(π_θ ‖ π_ref) from the
+sampled tokens' log-probs (`loss.kl_estimator`)."""
+
+AGGREGATIONS: Registry[Callable[..., Any]] = Registry(
+    "aggregation",
+    {
+        "token-mean": "mars2.rl.aggregate:token_mean",
+        "seq-mean-token-mean": "mars2.rl.aggregate:seq_mean_token_mean",
+        "seq-mean-token-sum-norm": "mars2.rl.aggregate:seq_mean_token_sum_norm",
+    },
+)
+"""`fn(per_token, mask, norm: mars2.rl.aggregate.Normaliser) -> Tensor`: one scalar from per-token
+losses [B, T]; divide by the whole batch's sizes in `norm` so micro-batches add up to the batch
+(`loss.aggregation`)."""

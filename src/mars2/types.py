@@ -6,7 +6,7 @@ No behaviour beyond small derived properties and JSON round-trips; no torch.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, get_args
 
 TestStyle = Literal["functional", "stdin", "assert"]
@@ -153,7 +153,7 @@ class NodeRecord:
     `score` is the fraction of public tests passed (it steers the search and is all a prompt
     shows), `passed` whether the candidate passes every test (public and hidden),
     `pass_fraction` the share of all tests it passes, `reward` the raw training reward as
-    configured (`training_reward`), `truncated` whether the response hit `max_new_tokens`.
+    configured (`credit.raw_reward`), `truncated` whether the response hit `max_new_tokens`.
     `pass_fraction` is None in records written before it existed."""
 
     tree_id: str
@@ -180,13 +180,6 @@ class NodeRecord:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    def with_reward(self, kind: RewardKind) -> NodeRecord:
-        """This record with its raw training reward set by the reward function `kind` (the one
-        reward rule, mars2.registry.REWARDS)."""
-        from mars2.registry import REWARDS
-
-        return replace(self, reward=float(REWARDS.get(kind)(self)))
-
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> NodeRecord:
         known = {f for f in cls.__dataclass_fields__}
@@ -205,22 +198,3 @@ class Sample:
     advantage: float
     reward: float = 0.0
     group: str = ""
-
-
-def binary_reward(record: NodeRecord) -> float:
-    """`binary`: 1.0 when the candidate passes every test, public and hidden (the paper's reward)."""
-    return float(record.passed)
-
-
-def fraction_reward(record: NodeRecord) -> float:
-    """`fraction`: the share of all tests, public and hidden, that the candidate passes. Never the
-    public score alone: a refinement that hard-codes the outputs its feedback showed passes the
-    public tests and must earn nothing for it."""
-    if record.pass_fraction is None:
-        from mars2.errors import UserError
-
-        raise UserError(
-            f"tree {record.tree_id!r} node {record.node_id}: no 'pass_fraction' (a record from "
-            "an older mars2, whose score counted public tests only); use the binary reward"
-        )
-    return float(record.pass_fraction)

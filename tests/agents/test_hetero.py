@@ -18,7 +18,7 @@ from mars2.agents.models import load_model
 from mars2.agents.prompts import PLAIN
 from mars2.cli import main
 from mars2.config import AgentConfig
-from mars2.rl.logprobs import token_logprobs
+from mars2.engine.logprobs import token_logprobs
 
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = [

@@ -13,8 +13,8 @@ import pytest
 import torch
 
 from mars2.agents.hf import HFPolicy
-from mars2.agents.sampling import logits_logprobs
 from mars2.config import AgentConfig
+from mars2.engine.sampling import logits_logprobs
 from mars2.errors import ConfigError
 from mars2.types import Completion
 
@@ -240,7 +240,7 @@ def test_only_an_engine_on_the_model_itself_switches_its_mode(
 def test_a_failing_step_fails_its_callers_and_the_engine_recovers(
     tiny: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mars2.agents.decode import Decoder
+    from mars2.engine.decode import Decoder
 
     original = Decoder.admit
     calls: list[int] = []
@@ -347,7 +347,7 @@ def test_auto_keeps_the_model_and_int8_is_cpu_only(tiny: tuple[Any, Any]) -> Non
 
 
 def test_fences_to_close_reads_the_end_of_the_prompt() -> None:
-    from mars2.agents.decode import fences_to_close
+    from mars2.engine.decode import fences_to_close
 
     # a chat prompt that mentions a fence in its instruction still needs an open and a close
     assert fences_to_close("Answer in one ```python block.<|im_start|>assistant\n") == 2

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mars2.agents.engine import SharedEngineAgent
+from mars2.agents.chat import SharedEngineAgent
 from mars2.agents.hf import HFPolicy
 from mars2.config import AgentConfig
 from mars2.rollout.engines import load_policies

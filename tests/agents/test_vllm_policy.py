@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import torch
 
-from mars2.agents.sampling import logits_logprobs
 from mars2.config import AgentConfig
+from mars2.engine.sampling import logits_logprobs
 
 pytestmark = [
     pytest.mark.vllm,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from credit_records import node
 
-from mars2.credit import overlong_penalty, raw_reward
+from mars2.credit import overlong_penalty, raw_reward, rewarded
 from mars2.errors import UserError
 
 
@@ -16,6 +18,20 @@ def test_raw_reward_kinds() -> None:
     assert raw_reward(node(0, None, 1.0, passed=False), "binary") == 0.0
     with pytest.raises(UserError, match="unknown reward; known: binary, fraction"):
         raw_reward(record, "other")
+
+
+def test_rewarded_sets_the_reward_field_by_the_rule() -> None:
+    records = [node(0, None, 0.75, passed=True), node(1, 0, 0.25, passed=False)]
+    assert [r.reward for r in rewarded(records, "binary")] == [1.0, 0.0]
+    assert [r.reward for r in rewarded(records, "fraction")] == [0.75, 0.25]
+    assert rewarded(records, "fraction")[1].node_id == 1
+
+
+def test_fraction_reward_needs_the_pass_fraction_over_all_tests() -> None:
+    old = replace(node(0, None, 1.0, passed=False), pass_fraction=None)
+    assert raw_reward(old, "binary") == 0.0
+    with pytest.raises(UserError, match="no 'pass_fraction'"):
+        raw_reward(old, "fraction")
 
 
 @pytest.mark.parametrize(

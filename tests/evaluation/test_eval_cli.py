@@ -71,3 +71,25 @@ def test_limit_progress_lines_and_no_library_warnings(tmp_path: Path) -> None:
     assert "3 trees to grow" in lines[0] and "3/3 trees (100%)" in lines[-1], done.stderr
     assert "NOISE" not in done.stdout + done.stderr
     assert (out / "eval.json").is_file()
+
+
+def test_samples_flag_is_eval_samples_the_attempts_per_problem() -> None:
+    """`--samples N` sets `eval.samples`: N attempts per problem, each the first node of its own
+    tree, of which `eval.trees` grow the full search (docs/search.md, "Evaluation protocol")."""
+    import argparse
+
+    from mars2.cli import build_parser
+    from mars2.cli.eval import _overrides
+
+    args = build_parser().parse_args(["eval", "runs/x", "eval.trees=1", "--samples", "3"])
+    assert _overrides(args) == ["eval.samples=3", "eval.trees=1"]
+    config = load_config(None, _overrides(args))
+    assert (config.eval.samples, config.eval.trees) == (3, 1)
+    (eval_parser,) = [
+        a.choices["eval"]
+        for a in build_parser()._actions
+        if isinstance(a, argparse._SubParsersAction)
+    ]
+    (samples,) = [a for a in eval_parser._actions if "--samples" in a.option_strings]
+    assert samples.help is not None
+    assert "Attempts per problem (eval.samples)" in samples.help and "eval.trees" in samples.help

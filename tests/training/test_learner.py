@@ -14,8 +14,9 @@ from transformers import LlamaForCausalLM
 from learner_fixtures import _Tok, grouped_samples, samples, tiny_gemma_model, tiny_model
 from mars2 import machine
 from mars2.config import AgentConfig, LossConfig, TrainConfig
-from mars2.rl import logprobs, policy_loss, token_logprobs
-from mars2.rl.logprobs import PACK_MULTIPLE, pack
+from mars2.engine import logprobs
+from mars2.engine.logprobs import PACK_MULTIPLE, pack, token_logprobs
+from mars2.rl import policy_loss
 from mars2.training.learner import Learner, lr_factor, packed_micro_batches, pad_batch
 from mars2.training.trainable import make_trainable, resolve_precision
 from mars2.types import Sample
@@ -294,7 +295,7 @@ def test_chunked_step_equals_the_full_logits_step(name: str) -> None:
     for k, i in enumerate(range(0, len(batch), 2)):
         ids, attention, mask, rollout = pad_batch(batch[i : i + 2], 0)
         want = full_logits_logprobs(reference, ids, attention, learner.agent.temperature)
-        # the learner pads further (rl.logprobs.PACK_MULTIPLE): the same values, then zeros
+        # the learner pads further (engine.logprobs.PACK_MULTIPLE): the same values, then zeros
         width = mask.shape[1]
         assert (
             ours[k].shape[1] % PACK_MULTIPLE == PACK_MULTIPLE - 1 and not ours[k][:, width:].any()
@@ -499,7 +500,7 @@ def test_bf16_lora_gradients_and_update_agree_with_fp32() -> None:
 def test_a_bf16_base_merges_its_adapter_in_float32() -> None:
     """The engine's snapshot and `merged_state_dict` add the adapter to the bfloat16 base in
     float32: a small trained delta is not rounded away before the snapshot's own cast."""
-    from mars2.agents.llama_weights import LlamaWeights
+    from mars2.engine.llama_weights import LlamaWeights
 
     agent = AgentConfig(model="tiny", lora_rank=4)
     train = TrainConfig(lr=1e-2, grad_clip=0.0, precision="bf16")

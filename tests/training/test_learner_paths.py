@@ -12,7 +12,7 @@ import torch
 from learner_fixtures import _Tok, tiny_model
 from learner_fixtures import samples as batch
 from mars2.config import AgentConfig, LossConfig, TrainConfig
-from mars2.rl import token_logprobs
+from mars2.engine.logprobs import token_logprobs
 from mars2.training.learner import Learner, pad_batch
 from mars2.types import Sample
 

@@ -10,7 +10,7 @@ import torch
 
 from learner_fixtures import _Tok, samples, tiny_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
-from mars2.rl import token_logprobs
+from mars2.engine.logprobs import token_logprobs
 from mars2.training.learner import Learner, pad_batch
 
 

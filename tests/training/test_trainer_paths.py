@@ -24,6 +24,7 @@ from mars2.config import Config, load_config
 from mars2.registry import REWARDS
 from mars2.training.learner import Learner
 from mars2.training.loop import Trainer
+from mars2.training.plan import plan_for
 
 SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
 FAST = [
@@ -105,7 +106,7 @@ def test_grpo_mode_trains_on_groups_of_independent_samples(tmp_path: Path) -> No
     )
     trainer = Trainer(cfg, tmp_path)
     # a group's samples go out together, so the engine prefills their shared prompt once
-    search = trainer._search_config()
+    search = plan_for(cfg).search
     assert (search.algo, search.budget, search.parallel_expansions) == ("sampling", 3, 3)
     learner = trainer.learners[0]
     assert isinstance(learner, Learner)

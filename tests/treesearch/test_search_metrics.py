@@ -169,14 +169,13 @@ def test_records_round_trip() -> None:
         state([(None, 0, 0.5, False), (0, 1, 1.0, True), (None, 1, 0.0, False)]),
         "t0",
         "sum-evens",
-        reward="binary",
     )
-    assert [(r.node_id, r.parent_id, r.depth, r.reward) for r in records] == [
-        (0, None, 1, 0.0),
-        (1, 0, 2, 1.0),
-        (2, None, 1, 0.0),
+    assert [(r.node_id, r.parent_id, r.depth, r.passed, r.reward) for r in records] == [
+        (0, None, 1, False, 0.0),
+        (1, 0, 2, True, 0.0),  # rewarded by the caller (credit.rewarded), never here
+        (2, None, 1, False, 0.0),
     ]
     algo = make_algorithm(SearchConfig(budget=5, parallel_expansions=1), 2)
     again = from_records(algo, records, seed=0)
-    assert to_records(again, "t0", "sum-evens", reward="binary") == records
+    assert to_records(again, "t0", "sum-evens") == records
     assert len(algo.ask(again, k=5)) == 1  # resumes: 2 nodes of budget left, 1 in flight

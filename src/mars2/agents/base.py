@@ -6,15 +6,50 @@ concurrent requests behind the scenes, so callers simply run many `generate` cal
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from mars2.errors import UserError
 
 if TYPE_CHECKING:
+    from mars2.config import AgentConfig
     from mars2.types import Completion
 
 Messages = list[dict[str, str]]
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """How an engine generates, besides its weights and sampling settings: everything else that
+    changes the samples (the `engines` of an evaluation's protocol, which pair two evaluations
+    only when equal). `native_bf16`: whether the CPU multiplies bfloat16 natively (None: not a
+    CPU engine, or not known before the engine starts)."""
+
+    backend: str
+    device: str
+    rollout_dtype: str
+    decoder: str
+    stop_at_fence: bool
+    native_bf16: bool | None = None
+
+    @classmethod
+    def configured(cls, agent: AgentConfig) -> EngineSettings:
+        """The engine as `agent` configures it (`auto` unresolved; `native_bf16` unknown)."""
+        return cls(
+            backend=agent.backend,
+            device=agent.device,
+            rollout_dtype=agent.rollout_dtype,
+            decoder=agent.decoder,
+            stop_at_fence=agent.stop_at_fence,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+ENGINE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(EngineSettings))
 
 
 @runtime_checkable
@@ -42,12 +77,15 @@ class Policy(Protocol):
 
 
 class PolicyBase:
-    """What every backend's Policy shares: its name, its seed, and the request count that seeds
-    unseeded requests, so the same requests in the same order repeat on any backend."""
+    """What every backend's Policy shares: its name, its seed, the request count that seeds
+    unseeded requests (so the same requests in the same order repeat on any backend), and its
+    `stats()` over the backend's `_counters` (at least `tokens_generated`, `prompt_tokens`,
+    `generate_s`)."""
 
     name: str
     _seed: int
     _n_requests: int
+    _counters: dict[str, float]
 
     def _init_policy(self, name: str, seed: int) -> None:
         self.name = name
@@ -61,6 +99,19 @@ class PolicyBase:
             seed = request_seed(self._seed, self._n_requests)
         self._n_requests += 1
         return seed
+
+    def engine_stats(self) -> dict[str, float]:
+        """The batching figures of the backend's engine (`engine.batching.Engine`); none here."""
+        return {}
+
+    def stats(self) -> dict[str, float]:
+        """Counters since creation (the Policy protocol's `stats`): the backend's counters, its
+        engine's batching figures, `requests` and `tokens_per_s` (tokens generated per second
+        of generation)."""
+        out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
+        gen_s = out["generate_s"]
+        out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
+        return out
 
 
 def request_seed(policy_seed: int, index: int) -> int:

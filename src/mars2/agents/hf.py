@@ -1,13 +1,13 @@
 """The `hf` backend: a transformers model on the shared engine thread (continuous batching).
 
-Each step of the engine runs `Decoder.step` (mars2.agents.decode) under a lock that
+Each step of the engine runs `Decoder.step` (mars2.engine.decode) under a lock that
 `sync_weights` shares, with the model in eval mode (its training flag is restored after the
 step, so a learner can share the model object). Requests that arrive mid-batch are prefilled
 and merged into the running batch; finished rows leave it at once.
 
 The engine generates with the model itself or, per `AgentConfig.rollout_dtype`, with a faster
 copy: bfloat16, or int8 dynamic-quantized Linear layers (CPU). With the `llama` decoder
-(`AgentConfig.decoder`, mars2.agents.llama) it always generates from a snapshot of the weights,
+(`AgentConfig.decoder`, mars2.engine.llama) it always generates from a snapshot of the weights,
 fp32 or bfloat16. A copy or snapshot is rebuilt from the model at every `sync_weights` (and
 before a rollout when the weights changed), so a learner that trains the shared model object
 keeps exact fp32 log-probs while rollouts run on the cheap copy (TIS corrects the mismatch).
@@ -32,12 +32,14 @@ from typing import Any
 import torch
 
 from mars2 import heap
-from mars2.agents.decode import Decoder, HFBatch, Row
-from mars2.agents.engine import ChatEngine, Pending
-from mars2.agents.llama import LlamaBatch
-from mars2.agents.llama_weights import LlamaWeights, unsupported
-from mars2.agents.prompt_cache import PROMPT_CACHE_BYTES
+from mars2.agents.base import EngineSettings
+from mars2.agents.chat import ChatEngine
 from mars2.config import AgentConfig
+from mars2.engine.batching import Pending
+from mars2.engine.decode import Decoder, HFBatch, Row
+from mars2.engine.llama import LlamaBatch
+from mars2.engine.llama_weights import LlamaWeights, unsupported
+from mars2.engine.prompt_cache import PROMPT_CACHE_BYTES
 from mars2.machine import cpu_has_bfloat16
 from mars2.types import Completion
 
@@ -55,7 +57,7 @@ class HFPolicy(ChatEngine):
         prompt_cache_bytes: int = PROMPT_CACHE_BYTES,
     ) -> None:
         """`prompt_cache_bytes`: the llama decoder's cache of recent prompts' keys and values
-        (mars2.agents.prompt_cache.PromptCache; 0: none), emptied whenever the weights change."""
+        (mars2.engine.prompt_cache.PromptCache; 0: none), emptied whenever the weights change."""
         self.agent = agent
         self.prompt_cache_bytes = prompt_cache_bytes
         self._init_policy(agent.name or agent.model, seed)
@@ -102,20 +104,14 @@ class HFPolicy(ChatEngine):
     def engine_settings(self) -> dict[str, Any]:
         """How this engine generates, resolved (the `engines` of an evaluation's protocol)."""
         device = next(self.model.parameters()).device
-        return {
-            "backend": "hf",
-            "device": device.type,
-            "rollout_dtype": self._rollout_dtype,
-            "decoder": self._decoder_kind,
-            "stop_at_fence": self.agent.stop_at_fence,
-            "native_bf16": cpu_has_bfloat16() if device.type == "cpu" else None,
-        }
-
-    def stats(self) -> dict[str, float]:
-        out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
-        gen_s = out["generate_s"]
-        out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
-        return out
+        return EngineSettings(
+            backend="hf",
+            device=device.type,
+            rollout_dtype=self._rollout_dtype,
+            decoder=self._decoder_kind,
+            stop_at_fence=self.agent.stop_at_fence,
+            native_bf16=cpu_has_bfloat16() if device.type == "cpu" else None,
+        ).to_json()
 
     def sync_weights(self, state_dict: dict[str, torch.Tensor] | None = None) -> None:
         """Copy `state_dict` into the engine's model (None: a shared model object, already

@@ -265,9 +265,3 @@ def load_model(
     model.to(device)  # type: ignore[arg-type]
     model.eval()  # type: ignore[no-untyped-call]
     return model, load_tokenizer(str(folder))
-
-
-def base_model(model: Any) -> Any:
-    """The transformers model under a peft wrapper (or an AdapterView of one); `model` itself
-    when it is not wrapped."""
-    return model.get_base_model() if hasattr(model, "get_base_model") else model

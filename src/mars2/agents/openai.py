@@ -108,12 +108,5 @@ class OpenAIPolicy(PolicyBase):
             time.sleep(delay)
         raise AssertionError("unreachable")
 
-    def stats(self) -> dict[str, float]:
-        out = dict(self._counters)
-        out["requests"] = float(self._n_requests)
-        gen_s = out["generate_s"]
-        out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
-        return out
-
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -2,7 +2,7 @@
 
 vLLM is imported lazily, only when a `vllm` agent is built. Prompts are rendered with the HF
 tokenizer (the same `encode_chat` as the hf backend) and passed as token ids; each request
-carries its own seed. Our engine thread (mars2.agents.engine) feeds requests to vLLM's
+carries its own seed. Our engine thread (mars2.engine.batching) feeds requests to vLLM's
 `LLMEngine` as they arrive (`add_request`) and calls `step()`, so vLLM batches continuously
 across trees. Log-probs are vLLM's `processed_logprobs`: after temperature and top-p,
 so they equal the hf backend's (untruncated, tempered) log-probs when top_p = 1; with top_p < 1
@@ -24,9 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mars2.agents.engine import ChatEngine, Pending
+from mars2.agents.base import EngineSettings
+from mars2.agents.chat import ChatEngine
 from mars2.agents.models import load_tokenizer, pick_device, resolve_model
 from mars2.config import AgentConfig
+from mars2.engine.batching import Pending
 from mars2.errors import InfraError, UserError
 from mars2.types import Completion
 
@@ -70,14 +72,13 @@ class VLLMPolicy(ChatEngine):
             "gpu_memory_utilization": agent.vllm_gpu_memory,
         }
         kwargs.update(engine_kwargs)
-        self._settings = {
-            "backend": "vllm",
-            "device": pick_device(agent.device),
-            "rollout_dtype": str(kwargs["dtype"]),
-            "decoder": "vllm",
-            "stop_at_fence": False,  # vLLM generates to EOS or max_tokens
-            "native_bf16": None,
-        }
+        self._settings = EngineSettings(
+            backend="vllm",
+            device=pick_device(agent.device),
+            rollout_dtype=str(kwargs["dtype"]),
+            decoder="vllm",
+            stop_at_fence=False,  # vLLM generates to EOS or max_tokens
+        )
         start = time.perf_counter()
         self.llm = vllm.LLM(**kwargs)
         log.info("vLLM engine for %s ready in %.1f s", folder, time.perf_counter() - start)
@@ -87,7 +88,7 @@ class VLLMPolicy(ChatEngine):
 
     def engine_settings(self) -> dict[str, Any]:
         """How this engine generates (the `engines` of an evaluation's protocol)."""
-        return dict(self._settings)
+        return self._settings.to_json()
 
     def _params(self, seed: int) -> Any:
         from vllm.sampling_params import RequestOutputKind
@@ -165,12 +166,6 @@ class VLLMPolicy(ChatEngine):
             save_file(tensors, str(path))
             self.llm.collective_rpc("mars2_reload_weights", args=(str(path),))
             self.llm.reset_prefix_cache()
-
-    def stats(self) -> dict[str, float]:
-        out = {**self._counters, **self.engine_stats(), "requests": float(self._n_requests)}
-        gen_s = out["generate_s"]
-        out["tokens_per_s"] = out["tokens_generated"] / gen_s if gen_s > 0 else 0.0
-        return out
 
     def close(self) -> None:
         self.close_engine()

@@ -42,7 +42,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--problems", metavar="NAME", help="Problem set (default eval.problems).")
     parser.add_argument("--budget", type=int, metavar="N", help="Nodes per tree (eval.budget).")
     parser.add_argument("--limit", type=int, metavar="K", help="Only the first K problems.")
-    parser.add_argument("--samples", type=int, metavar="N", help="Trees per problem.")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        metavar="N",
+        help="Attempts per problem (eval.samples), each the first node of its own seeded tree; "
+        "eval.trees of them grow the full search.",
+    )
     parser.add_argument("--out", metavar="DIR", help="Output directory (default RUN_DIR/eval-*).")
     parser.add_argument("--debug", action="store_true", help="Show tracebacks for errors.")
     parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="Config overrides.")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mars2.config.fields import check, check_name, setting
-from mars2.registry import ALGORITHMS, REWARDS
+from mars2.registry import AGGREGATIONS, ALGORITHMS, KL_ESTIMATORS, LOSSES, REWARDS
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,10 @@ class CreditConfig:
 class LossConfig:
     """The policy loss (docs/algorithms.md)."""
 
-    name: Literal["grpo", "gspo"] = setting(
-        "grpo", "`grpo` (token ratios) or `gspo` (sequence ratio)."
+    name: str = setting(
+        "grpo",
+        "`grpo` (token ratios), `gspo` (sequence ratio), a registered surrogate "
+        "(`mars2.register_loss`) or a dotted path `package.module:function`.",
     )
     clip_low: float = setting(0.2, "ε_low: lower clip 1-ε_low (GSPO papers use ~3e-4).")
     clip_high: float = setting(0.28, "ε_high: upper clip 1+ε_high (GSPO papers use ~4e-4).")
@@ -164,14 +166,17 @@ class LossConfig:
     kl_coef: float = setting(
         0.0, "β for the KL to a frozen reference (0 loads no reference model)."
     )
-    kl_estimator: Literal["k1", "k2", "k3"] = setting("k3", "KL estimator.")
-    aggregation: Literal["auto", "token-mean", "seq-mean-token-mean", "seq-mean-token-sum-norm"] = (
-        setting(
-            "auto",
-            "How per-token losses become one number. `auto`: `token-mean` for grpo, "
-            "`seq-mean-token-mean` for gspo (its loss is per sequence: `token-mean` would weight "
-            "sequences by their length, and warns).",
-        )
+    kl_estimator: str = setting(
+        "k3",
+        "KL estimator: `k1`, `k2`, `k3`, a registered one (`mars2.register_kl_estimator`) or a "
+        "dotted path.",
+    )
+    aggregation: str = setting(
+        "auto",
+        "How per-token losses become one number: `token-mean`, `seq-mean-token-mean`, "
+        "`seq-mean-token-sum-norm`, a registered one (`mars2.register_aggregation`), a dotted "
+        "path, or `auto`: `seq-mean-token-mean` for gspo (its loss is per sequence: `token-mean` "
+        "would weight sequences by their length, and warns), `token-mean` for any other loss.",
     )
 
     @property
@@ -189,6 +194,10 @@ class LossConfig:
                 UserWarning,
                 stacklevel=2,
             )
+        check_name(LOSSES, "name", self.name)
+        check_name(KL_ESTIMATORS, "kl_estimator", self.kl_estimator)
+        if self.aggregation != "auto":
+            check_name(AGGREGATIONS, "aggregation", self.aggregation)
         check(0 <= self.clip_low < 1, "clip_low", self.clip_low, "must be in [0, 1)")
         check(self.clip_high >= 0, "clip_high", self.clip_high, "must be >= 0")
         check(self.tis_cap >= 1, "tis_cap", self.tis_cap, "must be >= 1")

@@ -1,14 +1,43 @@
-"""Per-node scalar terms of credit assignment: the raw reward and the DAPO soft overlong penalty."""
+"""Per-node scalar terms of credit assignment: the raw reward (the one reward rule) and the DAPO soft
+overlong penalty."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
+
+from mars2.errors import UserError
+from mars2.registry import REWARDS
 from mars2.types import NodeRecord, RewardKind
+
+
+def binary_reward(record: NodeRecord) -> float:
+    """`binary`: 1.0 when the candidate passes every test, public and hidden (the paper's reward)."""
+    return float(record.passed)
+
+
+def fraction_reward(record: NodeRecord) -> float:
+    """`fraction`: the share of all tests, public and hidden, that the candidate passes. Never the
+    public score alone: a refinement that hard-codes the outputs its feedback showed passes the
+    public tests and must earn nothing for it."""
+    if record.pass_fraction is None:
+        raise UserError(
+            f"tree {record.tree_id!r} node {record.node_id}: no 'pass_fraction' (a record from "
+            "an older mars2, whose score counted public tests only); use the binary reward"
+        )
+    return float(record.pass_fraction)
 
 
 def raw_reward(record: NodeRecord, kind: RewardKind) -> float:
     """r_i of a recorded node: the reward function `kind` (`binary`, `fraction`: over all tests,
-    public and hidden; or a registered one) applied to the record."""
-    return record.with_reward(kind).reward
+    public and hidden; or a registered one, mars2.registry.REWARDS) applied to the record."""
+    return float(REWARDS.get(kind)(record))
+
+
+def rewarded(records: Iterable[NodeRecord], kind: RewardKind) -> list[NodeRecord]:
+    """The records with their `reward` field set to `raw_reward(record, kind)`: what a finished
+    tree's records carry into `trees/*.jsonl`."""
+    return [replace(record, reward=raw_reward(record, kind)) for record in records]
 
 
 def overlong_penalty(length: int, max_len: int, buffer: int, factor: float) -> float:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from mars2.agents.base import EngineSettings
 from mars2.config import AgentConfig
-from mars2.evaluation.protocol import configured_engine
 
 SAMPLE = 4096
 
@@ -55,4 +55,4 @@ def engine_settings(policy: Any, agent: AgentConfig) -> dict[str, Any]:
         if callable(describe):
             settings: dict[str, Any] = describe()
             return settings
-    return configured_engine(agent)
+    return EngineSettings.configured(agent).to_json()

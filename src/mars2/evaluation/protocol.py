@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mars2 import seeds
+from mars2.agents.base import ENGINE_FIELDS, EngineSettings
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.types import Problem
 
@@ -73,24 +74,7 @@ def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, An
         "max_new_tokens": _one_or_all([a.max_new_tokens for a in agents]),
         "max_prompt_tokens": _one_or_all([a.max_prompt_tokens for a in agents]),
         "timeouts": {"timeout_s": box.timeout_s, "cpu_s": box.cpu_s, "memory_mb": box.memory_mb},
-        "engines": engines([(a.model, configured_engine(a)) for a in agents]),
-    }
-
-
-# What an engine's description holds (the keys of `configured_engine` and of a policy's
-# `engine_settings()`): everything besides the weights and sampling that changes the samples.
-ENGINE_FIELDS = ("backend", "device", "rollout_dtype", "decoder", "stop_at_fence", "native_bf16")
-
-
-def configured_engine(agent: AgentConfig) -> dict[str, Any]:
-    """An agent's engine as its config states it (`auto` unresolved; `native_bf16` unknown)."""
-    return {
-        "backend": agent.backend,
-        "device": agent.device,
-        "rollout_dtype": agent.rollout_dtype,
-        "decoder": agent.decoder,
-        "stop_at_fence": agent.stop_at_fence,
-        "native_bf16": None,
+        "engines": engines([(a.model, EngineSettings.configured(a).to_json()) for a in agents]),
     }
 
 

@@ -17,7 +17,7 @@ from mars2 import jsonl, seeds
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.evaluation import cache, record
 from mars2.evaluation.checksum import engine_settings, policy_checksum
-from mars2.evaluation.outcomes import merge_outcomes, tree_outcome
+from mars2.evaluation.outcomes import ProblemOutcome, merge_outcomes, tree_outcome
 from mars2.evaluation.protocol import (
     cache_key,
     engines,
@@ -70,8 +70,6 @@ class Evaluator:
         self.problems_checksum = problems_checksum(self.problems)
         self.seed = eval_seed(config)
 
-    # long: the protocol in order (cache key, the searched and the first-node trees, the
-    # eval.json, the cache write); its parts are one-liners into cache, outcomes and record
     async def run(
         self,
         policies: Sequence[Any],
@@ -81,43 +79,70 @@ class Evaluator:
         label: str,
         on_tree: Callable[[TreeResult], None] | None = None,
     ) -> Evaluation:
-        """Evaluate the team `agents` (generating with `policies`) on the protocol."""
+        """Evaluate the team `agents` (generating with `policies`) on the protocol: the cached
+        evaluation of the same weights, protocol, problems and seed, else grow the trees, build
+        the eval.json record and cache it."""
         members = team(
             agents, [policy_checksum(p, a) for p, a in zip(policies, agents, strict=True)]
         )
-        # the engines as they resolved their settings (`auto` precision and decoder, device)
-        proto = {
-            **self.protocol,
-            "engines": engines(
-                [(a.model, engine_settings(p, a)) for p, a in zip(policies, agents, strict=True)]
-            ),
-        }
-        key = None
-        if self.config.eval.cache:
-            key = cache_key(
-                {**proto, "mars2": __version__, "code": cache.code_fingerprint()},
-                self.seed,
-                self.problems_checksum,
-                members,
-            )
+        proto = self._resolved_protocol(policies, agents)
+        key = self._cache_key(proto, members)
         if key is not None and (hit := cache.load(key)) is not None:
             saved, trees = hit
             records = [NodeRecord.from_json(node) for node in trees]
             return Evaluation({**saved, "label": label, "cached": True}, records, cached=True)
-        # `trees` of a problem's samples grow the full search, the others stop at their first
-        # node (a fresh attempt); tree i of the whole list is seeded eval_seed + i either way.
+        grown = await self._grow(policies, agents, sandbox, on_tree)
+        built = record.build(
+            label=label,
+            proto=proto,
+            seed=self.seed,
+            problems_checksum=self.problems_checksum,
+            members=members,
+            outcomes=self._outcomes(grown),
+            resamples=self.config.eval.bootstrap,
+        )
+        evaluation = Evaluation(built, grown.records, False, grown.stats)
+        if key is not None:
+            cache.store(key, built, [r.to_json() for r in evaluation.records])
+        return evaluation
+
+    def _resolved_protocol(
+        self, policies: Sequence[Any], agents: Sequence[AgentConfig]
+    ) -> dict[str, Any]:
+        """The protocol with the engines as they resolved their settings (`auto` precision and
+        decoder, device)."""
+        described = [
+            (a.model, engine_settings(p, a)) for p, a in zip(policies, agents, strict=True)
+        ]
+        return {**self.protocol, "engines": engines(described)}
+
+    def _cache_key(self, proto: dict[str, Any], members: list[dict[str, Any]]) -> str | None:
+        """The evaluation's cache key (this mars2 and its code included), None with the cache off."""
+        if not self.config.eval.cache:
+            return None
+        return cache_key(
+            {**proto, "mars2": __version__, "code": cache.code_fingerprint()},
+            self.seed,
+            self.problems_checksum,
+            members,
+        )
+
+    async def _grow(
+        self,
+        policies: Sequence[Any],
+        agents: Sequence[AgentConfig],
+        sandbox: Executor,
+        on_tree: Callable[[TreeResult], None] | None,
+    ) -> GrownTrees:
+        """A problem's `eval.samples` trees: `eval.trees` of them grow the full search, the
+        others stop at their first node (a fresh attempt); tree i of the whole list is seeded
+        eval_seed + i either way."""
         n_trees = self.config.eval.trees or self.config.eval.samples
-        full = Orchestrator(
-            list(policies), list(agents), sandbox, self.search, reward=self.config.credit.reward
-        )
-        first = Orchestrator(
-            list(policies),
-            list(agents),
-            sandbox,
-            dataclasses.replace(self.search, budget=1),
-            reward=self.config.credit.reward,
-        )
-        n_first = self.config.eval.samples - n_trees  # attempts that stop at their first node
+        n_first = self.config.eval.samples - n_trees
+        reward = self.config.credit.reward
+        full = Orchestrator(list(policies), list(agents), sandbox, self.search, reward=reward)
+        one_node = dataclasses.replace(self.search, budget=1)
+        first = Orchestrator(list(policies), list(agents), sandbox, one_node, reward=reward)
         searched = [p for _ in range(n_trees) for p in self.problems]
         attempts = [p for _ in range(n_first) for p in self.problems]
         results, single = await asyncio.gather(
@@ -136,29 +161,33 @@ class Evaluator:
                 order=problem_major(n_first, len(self.problems)),
             ),
         )
-        independent = independent_attempts(self.search.algo)
-        outcomes = merge_outcomes(
-            [tree_outcome(r.records, independent) for r in results]
-            + [tree_outcome(r.records, independent=True, searched=False) for r in single]
-        )
-        built = record.build(
-            label=label,
-            proto=proto,
-            seed=self.seed,
-            problems_checksum=self.problems_checksum,
-            members=members,
-            outcomes=outcomes,
-            resamples=self.config.eval.bootstrap,
-        )
         stats = RolloutStats()
         stats.merge(full.stats)
         stats.merge(first.stats)
-        evaluation = Evaluation(
-            built, [r for res in (*results, *single) for r in res.records], False, stats
+        return GrownTrees(results, single, stats)
+
+    def _outcomes(self, grown: GrownTrees) -> list[ProblemOutcome]:
+        """Per-problem outcomes of the searched trees and of the first-node attempts."""
+        independent = independent_attempts(self.search.algo)
+        return merge_outcomes(
+            [tree_outcome(r.records, independent) for r in grown.searched]
+            + [tree_outcome(r.records, independent=True, searched=False) for r in grown.first]
         )
-        if key is not None:
-            cache.store(key, built, [r.to_json() for r in evaluation.records])
-        return evaluation
+
+
+@dataclass
+class GrownTrees:
+    """The trees of one evaluation: `searched` grew the full search, `first` stopped at their
+    first node; `stats` covers both."""
+
+    searched: list[TreeResult]
+    first: list[TreeResult]
+    stats: RolloutStats
+
+    @property
+    def records(self) -> list[NodeRecord]:
+        """Every node record, the searched trees' first."""
+        return [r for result in (*self.searched, *self.first) for r in result.records]
 
 
 def problem_major(repeats: int, n_problems: int) -> list[int]:
@@ -166,7 +195,7 @@ def problem_major(repeats: int, n_problems: int) -> list[int]:
     pass r at problem k) so that a problem's trees start together: their first requests share one
     prefill of its prompt. In pass order a problem's prompt came back only after every other
     problem's prompt and refinements had been computed: in an evaluation of 100 problems, long
-    after the engine's prompt cache (mars2.agents.prompt_cache.PROMPT_CACHE_BYTES) had dropped it."""
+    after the engine's prompt cache (mars2.engine.prompt_cache.PROMPT_CACHE_BYTES) had dropped it."""
     return [r * n_problems + k for k in range(n_problems) for r in range(repeats)]
 
 

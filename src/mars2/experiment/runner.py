@@ -27,6 +27,7 @@ from mars2.evaluation.protocol import differences, differing_fields, protocol
 from mars2.experiment.spec import Arm, Experiment, FinalEval
 from mars2.rundir import ExperimentDir, RunDir
 from mars2.training.logger import logged_steps
+from mars2.training.plan import plan_for
 
 
 @dataclass(frozen=True)
@@ -324,5 +325,4 @@ def planned_nodes(config: Config) -> int:
     step x (GRPO group size or tree budget) x steps (refill rounds add to it unless
     `train.min_samples_per_agent` is 0)."""
     train = config.train
-    per_problem = train.samples_per_problem if train.mode == "grpo" else config.search.budget
-    return train.steps * train.problems_per_step * per_problem
+    return train.steps * train.problems_per_step * plan_for(config).nodes_per_problem

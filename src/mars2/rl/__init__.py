@@ -1,18 +1,16 @@
-"""RL math on tensors: chunked token log-probs, GRPO/GSPO losses with TIS, KL and aggregation
-(docs/algorithms.md). Pure functions, registered by name; no model, optimizer or loop state here."""
+"""RL math on tensors: GRPO/GSPO losses with TIS, KL and aggregation (docs/algorithms.md).
+
+Pure functions, named in mars2.registry; no model, optimizer or loop state here (the token
+log-probs of a forward pass are mars2.engine.logprobs)."""
 
 from __future__ import annotations
 
-from mars2.rl.aggregate import AGGREGATIONS, Normaliser, aggregate, normaliser
-from mars2.rl.kl import KL_ESTIMATORS, kl_k1, kl_k2, kl_k3
-from mars2.rl.logprobs import token_logprobs
-from mars2.rl.losses import LOSSES, Surrogate, grpo_surrogate, gspo_surrogate, policy_loss
+from mars2.rl.aggregate import Normaliser, aggregate, normaliser
+from mars2.rl.kl import kl_k1, kl_k2, kl_k3
+from mars2.rl.losses import Surrogate, grpo_surrogate, gspo_surrogate, policy_loss
 from mars2.rl.tis import tis_weights
 
 __all__ = [
-    "AGGREGATIONS",
-    "KL_ESTIMATORS",
-    "LOSSES",
     "Normaliser",
     "Surrogate",
     "aggregate",
@@ -24,5 +22,4 @@ __all__ = [
     "normaliser",
     "policy_loss",
     "tis_weights",
-    "token_logprobs",
 ]

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 from torch import Tensor
 
-Aggregation = Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum-norm"]
+from mars2.registry import AGGREGATIONS
 
 
 @dataclass(frozen=True)
@@ -50,13 +49,6 @@ def seq_mean_token_sum_norm(per_token: Tensor, mask: Tensor, norm: Normaliser) -
     return _masked(per_token, mask).sum() / max(norm.seqs * norm.norm_len, 1.0)
 
 
-AGGREGATIONS: dict[str, Callable[[Tensor, Tensor, Normaliser], Tensor]] = {
-    "token-mean": token_mean,
-    "seq-mean-token-mean": seq_mean_token_mean,
-    "seq-mean-token-sum-norm": seq_mean_token_sum_norm,
-}
-
-
 def normaliser(
     mask: Tensor,
     *,
@@ -75,6 +67,5 @@ def normaliser(
 
 def aggregate(per_token: Tensor, mask: Tensor, aggregation: str, norm: Normaliser) -> Tensor:
     """One scalar from per-token losses [B, T] with response mask [B, T] (see module doc)."""
-    if aggregation not in AGGREGATIONS:
-        raise ValueError(f"unknown aggregation {aggregation!r}; known: {', '.join(AGGREGATIONS)}")
-    return AGGREGATIONS[aggregation](per_token, mask, norm)
+    aggregate_fn: Callable[[Tensor, Tensor, Normaliser], Tensor] = AGGREGATIONS.get(aggregation)
+    return aggregate_fn(per_token, mask, norm)

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import torch
 from torch import Tensor
-
-KlEstimator = Callable[[Tensor, Tensor], Tensor]
 
 _MAX_LOG_RATIO = 20.0  # keeps exp() finite; reached only by a policy that has diverged
 
@@ -26,6 +22,3 @@ def kl_k3(logp: Tensor, ref_logp: Tensor) -> Tensor:
     """k3 = exp(d) - d - 1 with d = log π_ref - log π_θ (unbiased, >= 0)."""
     d = (ref_logp - logp).clamp(-_MAX_LOG_RATIO, _MAX_LOG_RATIO)
     return torch.exp(d) - d - 1
-
-
-KL_ESTIMATORS: dict[str, KlEstimator] = {"k1": kl_k1, "k2": kl_k2, "k3": kl_k3}

@@ -1,5 +1,6 @@
 """Clipped policy-gradient losses (GRPO token ratios, GSPO sequence ratio) with TIS, KL and
-aggregation (docs/algorithms.md). Surrogates are registered by name in LOSSES."""
+aggregation (docs/algorithms.md). Surrogates, KL estimators and aggregations are looked up by name in
+mars2.registry (LOSSES, KL_ESTIMATORS, AGGREGATIONS)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import torch
 from torch import Tensor
 
 from mars2.config import LossConfig
+from mars2.registry import KL_ESTIMATORS, LOSSES
 from mars2.rl.aggregate import aggregate, normaliser
-from mars2.rl.kl import KL_ESTIMATORS
 from mars2.rl.tis import tis_weights
 
 _MAX_LOG_RATIO = 20.0  # exp(±20) stays finite in fp32; only a diverged policy gets there
@@ -80,9 +81,6 @@ def gspo_surrogate(
     return Surrogate(per_seq.expand(shape), ratio.expand(shape), clipped.expand(shape))
 
 
-LOSSES: dict[str, SurrogateFn] = {"grpo": grpo_surrogate, "gspo": gspo_surrogate}
-
-
 def _masked_mean(x: Tensor, mask: Tensor) -> Tensor:
     return x.float().where(mask, 0.0).sum() / mask.sum().clamp(min=1)
 
@@ -139,13 +137,10 @@ def policy_loss(
     Statistics are token-weighted means over this micro-batch's response tokens (`tokens` says
     how many, to combine micro-batches): loss, pg_loss, clip_frac, ratio_mean, kl, tis_mean,
     tis_max, tis_masked_frac, tokens, seqs."""
-    if config.name not in LOSSES:
-        raise ValueError(f"unknown loss {config.name!r}; known: {', '.join(LOSSES)}")
+    surrogate_fn: SurrogateFn = LOSSES.get(config.name)
     valid = mask.bool()
     old_logp, advantages = old_logp.detach(), advantages.detach().to(logp.dtype)
-    surrogate = LOSSES[config.name](
-        logp, old_logp, advantages, mask, config.clip_low, config.clip_high
-    )
+    surrogate = surrogate_fn(logp, old_logp, advantages, mask, config.clip_low, config.clip_high)
     per_token = surrogate.per_token
     weights = torch.ones_like(per_token)
     if config.tis != "none":
@@ -165,7 +160,7 @@ def policy_loss(
     if ref_logp is not None:
         ref_logp = ref_logp.detach()
         # padding may hold -inf; give it the reference's value so no NaN reaches the gradient
-        kl = KL_ESTIMATORS[config.kl_estimator](logp.where(valid, ref_logp), ref_logp)
+        kl = KL_ESTIMATORS.get(config.kl_estimator)(logp.where(valid, ref_logp), ref_logp)
     if config.kl_coef > 0:
         if ref_logp is None:
             raise ValueError("loss.kl_coef > 0 needs ref_logp (the frozen reference's log-probs)")

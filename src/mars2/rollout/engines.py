@@ -16,7 +16,7 @@ import torch
 from mars2 import seeds
 from mars2.agents import load_model, load_policy
 from mars2.agents.base import Policy
-from mars2.agents.engine import SharedEngineAgent
+from mars2.agents.chat import SharedEngineAgent
 from mars2.config import AgentConfig
 
 

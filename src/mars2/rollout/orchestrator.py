@@ -20,6 +20,7 @@ from mars2 import seeds
 from mars2.agents.base import Policy
 from mars2.agents.prompts import extract_code, generate_messages, refine_messages
 from mars2.config import AgentConfig, SearchConfig
+from mars2.credit import rewarded
 from mars2.treesearch import NodePayload, TreeState, Trial, make_algorithm, to_records
 from mars2.types import ExecResult, NodeRecord, Problem, RewardKind, TestSet
 
@@ -98,7 +99,7 @@ class Orchestrator:
             self.algorithm.tell(state, trial, score, payload)
         self.stats.search_s += time.perf_counter() - started
         self.stats.trees += 1
-        records = to_records(state, tree_id, problem.id, self.reward)
+        records = rewarded(to_records(state, tree_id, problem.id), self.reward)
         return TreeResult(tree_id, problem, state, records)
 
     async def _expand(

@@ -23,14 +23,15 @@ import torch
 
 from mars2 import heap
 from mars2.config import AgentConfig, LossConfig, TrainConfig
-from mars2.rl import policy_loss, token_logprobs
-from mars2.rl.logprobs import (
+from mars2.engine.logprobs import (
     PACK_MULTIPLE,
     packable,
     packed_logprobs,
     shared_prefixes,
+    token_logprobs,
     use_block_attention,
 )
+from mars2.rl import policy_loss
 from mars2.training.trainable import (
     checkpoint_layers,
     engine_uses_snapshot,
@@ -92,7 +93,7 @@ def packed_micro_batches(samples: Sequence[Sample], budget: int) -> list[list[Sa
     """Split `samples` into micro-batches of at most `budget` packed tokens each, as
     `rl.packed_logprobs` lays them out: a shared prompt counted once, and a prompt that begins
     like the one leading its run counted without the leading tokens it reuses
-    (`rl.logprobs.shared_prefixes`). Samples with one prompt stay together, the prompts in
+    (`engine.logprobs.shared_prefixes`). Samples with one prompt stay together, the prompts in
     token order (one problem's prompts, alike up to their code and feedback, side by side); a
     group larger than the budget is cut into parts that each carry their own copy of the prompt.
     A single sample over the budget goes alone."""
@@ -249,7 +250,7 @@ class Learner:
         are 0). Never a [b, T, V] logits tensor: the LM head runs on chunks of response
         positions only."""
         # padded rows run the model: widths of few values, for the reason packs have them
-        # (rl.logprobs.PACK_MULTIPLE); packed ones only use this layout for their results
+        # (engine.logprobs.PACK_MULTIPLE); packed ones only use this layout for their results
         multiple = 1 if self.packing else PACK_MULTIPLE
         ids, attention, mask, rollout = pad_batch(micro, self.pad_id, multiple)
         mask = mask.to(self.device)

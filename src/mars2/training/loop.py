@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mars2 import jsonl, machine, seeds
-from mars2.config import Config, SearchConfig
+from mars2.config import Config
 from mars2.credit import assign_credit, filter_groups
 from mars2.errors import InfraError, UserError
 from mars2.evaluation.progress import TreeLog
@@ -33,6 +33,7 @@ from mars2.rundir import RunDir, step_name
 from mars2.training import checkpoint
 from mars2.training.logger import MetricsLogger, logged_steps
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
+from mars2.training.plan import plan_for
 from mars2.treesearch.metrics import independent_attempts, summarize
 from mars2.types import Problem, Sample
 
@@ -67,9 +68,10 @@ def to_samples(results: Sequence[TreeResult], config: Config) -> tuple[list[Samp
     `max_new_tokens` as L_max. A completion without a log-prob for each of its response tokens is
     an InfraError (a backend that cannot report them cannot train)."""
     records = [record for result in results for record in result.records]
-    independent = config.train.mode == "grpo"
     max_len = {i: agent.max_new_tokens for i, agent in enumerate(config.agents)}
-    credits = assign_credit(records, config.credit, max_len=max_len, independent=independent)
+    credits = assign_credit(
+        records, config.credit, max_len=max_len, independent=plan_for(config).independent
+    )
     credits = filter_groups(credits, config.credit)
     completions = {
         (result.tree_id, node.id): node.payload.completion
@@ -138,15 +140,6 @@ class Trainer:
         self.stream = ProblemStream(self.problems, config.seed)
         self.step = 0
         self.unlogged: dict[str, Any] | None = None  # see load_state_dict
-
-    def _search_config(self) -> SearchConfig:
-        """The training rollout's search (`grpo`: n independent samples). Evaluations use
-        `evaluation.protocol.eval_search`, the same for both modes."""
-        search = self.config.search
-        if self.config.train.mode == "grpo":  # a group's samples are independent: all at once,
-            n = self.config.train.samples_per_problem  # so the engine prefills their prompt once
-            search = dataclasses.replace(search, algo="sampling", budget=n, parallel_expansions=n)
-        return search
 
     # ------------------------------------------------------------------ one step
 
@@ -481,7 +474,7 @@ class Trainer:
             self.policies,
             self.config.agents,
             sandbox,
-            self._search_config(),
+            plan_for(self.config).search,
             reward=self.config.credit.reward,
         )
 

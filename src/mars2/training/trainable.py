@@ -11,8 +11,8 @@ import torch
 from torch.utils.checkpoint import checkpoint
 
 from mars2 import machine, seeds
-from mars2.agents.models import base_model
 from mars2.config import AgentConfig
+from mars2.engine.wrapped import base_model
 
 
 def make_trainable(model: Any, agent: AgentConfig, adapter: str = "default", seed: int = 0) -> Any:

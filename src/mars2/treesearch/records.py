@@ -7,14 +7,12 @@ from collections.abc import Iterable
 
 from mars2.treesearch.base import Algorithm
 from mars2.treesearch.tree import NodePayload, TreeState
-from mars2.types import NodeRecord, RewardKind
+from mars2.types import NodeRecord
 
 
-def to_records(
-    state: TreeState, tree_id: str, problem_id: str, reward: RewardKind = "fraction"
-) -> list[NodeRecord]:
+def to_records(state: TreeState, tree_id: str, problem_id: str) -> list[NodeRecord]:
     """One record per told node, in creation order; the one place a finished tree becomes
-    records. `reward` names the reward function (`credit.reward`, `NodeRecord.with_reward`)."""
+    records. Their `reward` is 0.0: the caller sets it by the reward rule (`credit.rewarded`)."""
     records = []
     for node in state.nodes.values():
         payload = node.payload or NodePayload()
@@ -38,7 +36,7 @@ def to_records(
                 feedback=payload.feedback,
                 pass_fraction=fraction,
                 truncated=completion is not None and completion.finish_reason == "length",
-            ).with_reward(reward)
+            )
         )
     return records
 

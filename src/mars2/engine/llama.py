@@ -7,7 +7,7 @@ overhead is as large as the matrix multiplies themselves. `LlamaBatch` runs the 
 arithmetic on a frozen snapshot of the weights, with what a rollout needs only:
 
 - q/k/v and gate/up projections fused into one matrix multiply each, on a `LlamaWeights`
-  snapshot (mars2.agents.llama_weights: prepacked for oneDNN in bfloat16 on a CPU);
+  snapshot (mars2.engine.llama_weights: prepacked for oneDNN in bfloat16 on a CPU);
 - a preallocated KV cache, one slot per row: a new token's keys and values are written in
   place, and rows are not padded: each row's prompt starts at position 0 of its slot;
 - rows that finish leave by moving the last rows into their slots (a copy of the moved rows
@@ -33,13 +33,13 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from mars2.agents.llama_weights import Layer, LlamaWeights
-from mars2.agents.prompt_cache import PROMPT_CACHE_BYTES, PromptCache
+from mars2.engine.llama_weights import Layer, LlamaWeights
+from mars2.engine.prompt_cache import PROMPT_CACHE_BYTES, PromptCache
 
 # The cache's time capacity is the longest row's need rounded up to this, not doubled: a 32-row
 # cache of SmolLM2 in bfloat16 holds 0.75 MB per position, and doubling it from 512 to 1,024
-# positions mid-decode (+0.37 GB resident, +0.72 GB while both copies lived) set the main job's
-# peak in run 15's final evaluation.
+# positions mid-decode costs +0.37 GB resident and +0.72 GB while both copies live, enough to
+# set a training job's memory peak.
 SLOTS_MULTIPLE = 64
 # A prefill's width (positions per row) is rounded up to this, so its matrix products take one
 # of few shapes: bfloat16 matmuls on a CPU run oneDNN kernels compiled and cached per shape, and

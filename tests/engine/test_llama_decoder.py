@@ -1,4 +1,4 @@
-"""The lean Llama decoder (mars2.agents.llama) against the transformers model it stands for:
+"""The lean Llama decoder (mars2.engine.llama) against the transformers model it stands for:
 the same logits through prefill, decode steps, rows joining and leaving and cache growth; LoRA
 adapters folded in (one adapter of several included); which models and settings use it."""
 
@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import torch
 
-from mars2.agents import llama, llama_weights
-from mars2.agents.decode import compact
 from mars2.agents.hf import resolve_decoder, resolve_rollout_dtype
-from mars2.agents.llama import LlamaBatch
-from mars2.agents.llama_weights import LlamaWeights, unsupported
 from mars2.config import AgentConfig
+from mars2.engine import llama, llama_weights
+from mars2.engine.decode import compact
+from mars2.engine.llama import LlamaBatch
+from mars2.engine.llama_weights import LlamaWeights, unsupported
 
 ATOL = 1e-4  # float32 rounding: the two compute the same sums in different orders
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 import torch
 
-from mars2.agents import llama
-from mars2.agents.decode import Decoder, Row
 from mars2.agents.hf import HFPolicy
-from mars2.agents.llama import LlamaBatch
-from mars2.agents.llama_weights import LlamaWeights
-from mars2.agents.prompt_cache import PromptCache
 from mars2.config import AgentConfig
+from mars2.engine import llama
+from mars2.engine.decode import Decoder, Row
+from mars2.engine.llama import LlamaBatch
+from mars2.engine.llama_weights import LlamaWeights
+from mars2.engine.prompt_cache import PromptCache
 
 ATOL = 1e-4  # float32 rounding: shared and unshared prefills sum in different orders
 

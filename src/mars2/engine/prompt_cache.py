@@ -1,4 +1,4 @@
-"""The lean decoder's cache of recent prompts (`agents.llama.LlamaBatch`): their keys, values and
+"""The lean decoder's cache of recent prompts (`engine.llama.LlamaBatch`): their keys, values and
 next-token logits by token ids, so a later prompt computes only the positions after the longest
 prefix it shares with one of them (a keys/values position depends only on the tokens up to it).
 """

@@ -2,7 +2,7 @@
 
 `Decoder` holds the rows being generated together: their next-token logits, per-row seeded
 generators and what they sampled; a batch object holds their KV cache and runs the model
-(`HFBatch` here for any transformers model, `mars2.agents.llama.LlamaBatch` for Llama models).
+(`HFBatch` here for any transformers model, `mars2.engine.llama.LlamaBatch` for Llama models).
 `admit` prefills new requests and merges them into the running batch (continuous batching;
 requests with the same prompt share one prefill, and `LlamaBatch` also reuses the prefills of
 recent prompts);
@@ -21,8 +21,8 @@ from typing import Any
 
 import torch
 
-from mars2.agents.models import base_model
-from mars2.agents.sampling import sample_tokens
+from mars2.engine.sampling import sample_tokens
+from mars2.engine.wrapped import base_model
 
 
 @dataclass
@@ -55,7 +55,7 @@ class Decoder:
     """The rows decoded together by one model (not thread-safe: one thread drives it).
 
     `batch` holds the rows' KV cache and runs the model: `HFBatch` (any transformers causal
-    LM) or `mars2.agents.llama.LlamaBatch` (the fast path for Llama models). Row i of the
+    LM) or `mars2.engine.llama.LlamaBatch` (the fast path for Llama models). Row i of the
     decoder is row i of the batch."""
 
     def __init__(

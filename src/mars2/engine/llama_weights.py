@@ -1,5 +1,5 @@
 """A frozen snapshot of a Llama or Gemma 3 model's weights for the lean decoder
-(mars2.agents.llama): LoRA adapters folded in, q/k/v and gate/up concatenated, every projection
+(mars2.engine.llama): LoRA adapters folded in, q/k/v and gate/up concatenated, every projection
 a `Projection` (prepacked for oneDNN in bfloat16 on a CPU), and `unsupported`, what a model
 needs that the decoder lacks."""
 
@@ -13,7 +13,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from mars2.agents.models import base_model
+from mars2.engine.wrapped import base_model
 from mars2.machine import amx_tiles
 
 # Rows a prepacked weight's layout is tuned for (`Projection`): measured on the bundled model,

@@ -7,8 +7,8 @@ import torch
 from torch import nn
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from mars2.rl import logprobs, token_logprobs
-from mars2.rl.logprobs import (
+from mars2.engine import logprobs
+from mars2.engine.logprobs import (
     BLOCK_ATTENTION,
     BLOCK_MULTIPLE,
     _register_block_attention,
@@ -16,6 +16,7 @@ from mars2.rl.logprobs import (
     packable,
     packed_logprobs,
     shared_prefixes,
+    token_logprobs,
     use_block_attention,
 )
 
@@ -305,7 +306,7 @@ def test_block_attention_attends_block_by_block(
 
 @pytest.mark.parametrize("dtype", [torch.bool, torch.float32])
 def test_a_padded_blocks_mask_hides_the_padding(dtype: torch.dtype) -> None:
-    from mars2.rl.logprobs import _pad_mask
+    from mars2.engine.logprobs import _pad_mask
 
     visible = torch.tensor([[True, False], [True, True]])
     mask = visible if dtype == torch.bool else torch.where(visible, 0.0, -1e9)

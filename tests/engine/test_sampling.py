@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from mars2.agents.sampling import logits_logprobs, sample_tokens
+from mars2.engine.sampling import logits_logprobs, sample_tokens
 
 
 def gens(*seeds: int) -> list[torch.Generator]:

@@ -37,11 +37,12 @@ import logging
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from mars2.errors import UserError
+from mars2.problems.livecodebench import contest_day
 from mars2.problems.records import RecordError, raise_on_issues, read_jsonl
 from mars2.problems.schema import ProblemIssue, parse_record
 from mars2.types import Problem
@@ -228,13 +229,7 @@ def _record_id(record: dict[str, Any], meta: dict[str, Any], statement: str) -> 
 
 
 def _contest_day(record: dict[str, Any], meta: dict[str, Any]) -> date | None:
-    value = record.get("contest_date") or meta.get("contest_date")
-    if value in (None, ""):
-        return None
-    try:
-        return datetime.fromisoformat(str(value)).date()
-    except ValueError as err:
-        raise RecordError("contest_date", f"not an ISO date: {value!r}") from err
+    return contest_day({"contest_date": record.get("contest_date") or meta.get("contest_date")})
 
 
 def convert(record: dict[str, Any], settings: Settings | None = None) -> dict[str, Any]:

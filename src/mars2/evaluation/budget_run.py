@@ -91,9 +91,8 @@ async def grow_arms(
     )
     searches = arm_searches(config, budgets, algos)
     unique = list(dict.fromkeys(searches.values()))
-    evaluators = [Evaluator(one_tree, search, problems) for search in unique]
-    for evaluator in evaluators:
-        evaluator.seed = seeds.budget(config.seed)
+    budget_seed = seeds.budget(config.seed)
+    evaluators = [Evaluator(one_tree, search, problems, seed=budget_seed) for search in unique]
     done = await asyncio.gather(
         *(
             evaluator.run(

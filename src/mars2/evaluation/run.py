@@ -53,13 +53,16 @@ class Evaluation:
 
 class Evaluator:
     """Evaluations of one config's protocol. `search` defaults to the evaluation search
-    (`eval.algo`, `eval.budget`); `mars2 search` passes `config.search`."""
+    (`eval.algo`, `eval.budget`); `mars2 search` passes `config.search`. `seed` replaces the
+    evaluation seed of `config` (`mars2 budget` seeds its arms with a purpose of their own)."""
 
     def __init__(
         self,
         config: Config,
         search: SearchConfig | None = None,
         problems: Sequence[Problem] | None = None,
+        *,
+        seed: int | None = None,
     ) -> None:
         self.config = config
         self.search = search or eval_search(config)
@@ -68,7 +71,7 @@ class Evaluator:
         self.problems = list(problems)
         self.protocol = protocol(config, self.search)
         self.problems_checksum = problems_checksum(self.problems)
-        self.seed = eval_seed(config)
+        self.seed = eval_seed(config) if seed is None else seed
 
     async def run(
         self,

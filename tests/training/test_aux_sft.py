@@ -3,14 +3,20 @@ weight w it adds exactly w times the gradient of the token-mean NLL of the targe
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 import torch
 
-from learner_fixtures import _Tok, samples, tiny_model
+from learner_fixtures import _Tok, agent_batch, make_config, samples, tiny_model
 from mars2.config import AgentConfig, LossConfig, TrainConfig
+from mars2.rollout import TreeResult
 from mars2.training.hindsight import RepairPair
 from mars2.training.learner import Learner
-from mars2.types import Sample
+from mars2.training.loop import Trainer
+from mars2.training.placement import LocalPlacement
+from mars2.types import NodeRecord, Sample
 
 PAIR = RepairPair("agent0", "p", "t", 0, 1, 0.5, ({"role": "user", "content": "x"},), "y")
 
@@ -91,3 +97,51 @@ def test_several_updates_per_step_split_the_pairs_too() -> None:
     split = learner(updates=2)
     stats = split._update(samples(), supervised(), 1.0)
     assert stats["sft_pairs"] == 3 and stats["sft_nll"] > 0
+
+
+class Spy:
+    """A learner that records what each update got (a test spy)."""
+
+    def __init__(self, learner: Any) -> None:
+        self.learner = learner
+        self.calls: list[tuple[int, list[RepairPair], float | None]] = []
+
+    def update(self, samples: list[Sample], *extra: Any) -> dict[str, float]:
+        repairs, weight = extra if extra else ([], None)
+        self.calls.append((len(samples), list(repairs), weight))
+        return self.learner.update(samples, *extra)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.learner, name)
+
+
+def step_results(trainer: Trainer) -> list[TreeResult]:
+    """One finished tree of a training problem: a failed attempt and a passing refinement."""
+    problem = trainer.problems[0]
+    records = [
+        NodeRecord("s1r0/a", problem.id, 0, None, 1, 0, 0.0, 0.0, False, 3, "x = 1", "bad"),
+        NodeRecord("s1r0/a", problem.id, 1, 0, 2, 1, 1.0, 1.0, True, 3, problem.solution or ""),
+    ]
+    state: Any = None  # the pairs come from the records alone
+    return [TreeResult("s1r0/a", problem, state, records)]
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.5])
+def test_the_trainer_hands_each_learner_its_agents_pairs(tmp_path: Path, weight: float) -> None:
+    config = make_config("agents.1.share_with=coder", f"train.aux_sft_weight={weight}")
+    placement = LocalPlacement(config)
+    spy = Spy(placement.learners[0])
+    placement.learners = [spy, spy]  # type: ignore[list-item]
+    trainer = Trainer(config, tmp_path, placement)
+    repairs = trainer._repairs(step_results(trainer))
+    metrics: dict[str, Any] = {}
+    trainer._update(agent_batch(0) + agent_batch(1), metrics, repairs)
+    ((n, got, used),) = spy.calls
+    assert n == 6
+    if weight == 0:  # nothing built, and the update is called as it always was
+        assert repairs == [] and got == [] and used is None
+        assert "sft_nll/coder" not in metrics
+    else:  # one pair per role of the shared weights: the coder's and the debugger's prompt
+        assert [p.agent for p in got] == ["coder", "debugger"] and used == 0.5
+        assert metrics["sft_pairs/coder"] == 2 and metrics["sft_nll/debugger"] > 0
+    placement.close()

@@ -140,8 +140,9 @@ def test_the_trainer_hands_each_learner_its_agents_pairs(tmp_path: Path, weight:
     assert n == 6
     if weight == 0:  # nothing built, and the update is called as it always was
         assert repairs == [] and got == [] and used is None
-        assert "sft_nll/coder" not in metrics
+        assert "sft_nll/coder" not in metrics and "train/repair_pairs" not in metrics
     else:  # one pair per role of the shared weights: the coder's and the debugger's prompt
         assert [p.agent for p in got] == ["coder", "debugger"] and used == 0.5
         assert metrics["sft_pairs/coder"] == 2 and metrics["sft_nll/debugger"] > 0
+        assert metrics["train/repair_pairs"] == 2
     placement.close()

@@ -163,8 +163,7 @@ class Trainer:
 
         # 3. update each set of trainable weights on the nodes its agents wrote, then push the
         # weights to their engines
-        repairs = self._repairs(results)
-        learn_s, sync_s = self._update(samples, metrics, repairs)
+        learn_s, sync_s = self._update(samples, metrics, self._repairs(results))
 
         # 4. log
         records = [r for result in results for r in result.records]
@@ -185,7 +184,6 @@ class Trainer:
                 "train/kept": kept,
                 "train/samples": len(samples),
                 "train/rounds": rounds,
-                "train/repair_pairs": len(repairs),
                 # wall seconds of the step's phases (they add up to at most time/step) ...
                 "time/rollout": rollout_s,
                 # ... and seconds summed over concurrent trees (busy time, not wall time)
@@ -281,6 +279,8 @@ class Trainer:
         Learner figures go to `metrics` under every agent's name; for shared weights,
         `samples/NAME` and `tokens/NAME` count the agent's own part of the batch."""
         t_learn = time.perf_counter()
+        if self.config.train.aux_sft_weight > 0:
+            metrics["train/repair_pairs"] = len(repairs)
         self.placement.free_rollout_memory()  # the engines' caches: memory for the update
         sync_s = 0.0
         for learner, members in self._learner_groups():

@@ -218,6 +218,52 @@ def train(
     return trainer.fit(on_step)
 
 
+def sft(
+    sources: Sequence[str | Path] = (),
+    config: Config | str | Path | None = None,
+    *,
+    out: str | Path | None = None,
+    resume: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    on_start: Callable[[TrainStart], None] | None = None,
+    on_step: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Run `mars2 sft`, the supervised warm-up on hindsight repair pairs (docs/training.md,
+    "Supervised warm-up"), and return the last value of every metric. The pairs come from the
+    trees in `sources` (tree files, or run and search directories) of `config`'s training
+    problems and are written to the run's pairs.jsonl; `resume=RUN_DIR` continues a warm-up
+    from its latest checkpoint on that file's pairs (no `sources` then)."""
+    from mars2.cluster import make_placement
+    from mars2.training import checkpoint
+    from mars2.training.hindsight import read_pairs, write_pairs
+    from mars2.training.warmup import PAIRS_FILE, WarmUp, config_pairs
+
+    if resume is None:
+        if not sources:
+            raise UserError("mars2 sft: name the trees to take repair pairs from")
+        config = _train_config(config, overrides)
+        if out is not None:
+            config = dataclasses.replace(
+                config, output=dataclasses.replace(config.output, out=str(out))
+            )
+        pairs = config_pairs(config, sources)  # before any model loads
+        folder, path = run_directory(config, "sft"), None
+        write_pairs(folder / PAIRS_FILE, pairs)
+    else:
+        if sources:
+            raise UserError("--resume trains on the run's own pairs.jsonl; drop the trees")
+        config, folder = _resumed(config, Path(resume), out, overrides)
+        if not (folder / PAIRS_FILE).is_file():
+            raise UserError(f"resume={folder}: no {PAIRS_FILE} there; is it a `mars2 sft` run?")
+        pairs, path = read_pairs(folder / PAIRS_FILE), checkpoint.latest(folder)
+    trainer = WarmUp(config, folder, pairs, make_placement(config))
+    if path is not None:
+        trainer.load_state_dict(checkpoint.load(path))
+    if on_start is not None:
+        on_start(TrainStart(config, folder, trainer.step, path))
+    return trainer.fit(on_step)
+
+
 def _train_config(config: Config | str | Path | None, overrides: Sequence[str]) -> Config:
     if not isinstance(config, Config):
         return load_config(config, list(overrides))

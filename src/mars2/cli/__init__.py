@@ -26,6 +26,7 @@ COMMANDS = (
     "check",
     "search",
     "train",
+    "sft",
     "eval",
     "compare",
     "budget",

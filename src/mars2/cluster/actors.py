@@ -7,6 +7,7 @@ so this module imports neither Ray nor torch until an actor is built.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from mars2 import seeds
@@ -28,8 +29,10 @@ class LearnerActor:
     def ready(self) -> bool:
         return True
 
-    def update(self, samples: list[Sample]) -> dict[str, float]:
-        return self.learner.update(samples)
+    def update(
+        self, samples: list[Sample], repairs: Sequence[Any] = (), repair_weight: float = 0.0
+    ) -> dict[str, float]:
+        return self.learner.update(samples, repairs, repair_weight)
 
     def state_dict(self) -> dict[str, Any]:
         return _cpu_dict(self.learner.state_dict())

@@ -85,10 +85,14 @@ class LearnerHandle:
         self._changes = 0  # updates and loads so far: the weights' version on this side
         self._weights: dict[bool, tuple[int, Any]] = {}  # merged -> (version, ObjectRef)
 
-    def update(self, samples: list[Sample]) -> dict[str, float]:
+    def update(
+        self, samples: list[Sample], repairs: Sequence[Any] = (), repair_weight: float = 0.0
+    ) -> dict[str, float]:
         self._changes += 1
         stats: dict[str, float] = get(
-            self.actor.update.remote(list(samples)), self.timeout_s, f"agent {self.name}: update"
+            self.actor.update.remote(list(samples), list(repairs), repair_weight),
+            self.timeout_s,
+            f"agent {self.name}: update",
         )
         return stats
 

@@ -163,6 +163,18 @@ class TrainConfig:
     max_rollout_rounds: int = setting(
         2, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."
     )
+    aux_sft_weight: float = setting(
+        0.0,
+        "Weight of the supervised term on the step's hindsight repair pairs (a failed node's "
+        "refinement prompt -> the closest passing program of its tree) added to the policy "
+        'loss (docs/algorithms.md, "Supervised repair term"); 0: off, the update is the RL '
+        "loss alone.",
+    )
+    sft_pairs_per_step: int = setting(
+        32,
+        "`mars2 sft` (the supervised warm-up on repair pairs): pairs per step, drawn in a "
+        "seeded order reshuffled every pass; `steps` counts its steps.",
+    )
     checkpoint_every: int = setting(4, "Checkpoint every K steps (0 = only at the end).")
     keep_checkpoints: int = setting(
         2,
@@ -193,6 +205,8 @@ class TrainConfig:
         check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")
         check(self.checkpoint_every >= 0, "checkpoint_every", self.checkpoint_every, ">= 0")
         check(self.keep_checkpoints >= 1, "keep_checkpoints", self.keep_checkpoints, ">= 1")
+        check(self.aux_sft_weight >= 0, "aux_sft_weight", self.aux_sft_weight, "must be >= 0")
+        check(self.sft_pairs_per_step >= 1, "sft_pairs_per_step", self.sft_pairs_per_step, ">= 1")
 
 
 @dataclass(frozen=True)

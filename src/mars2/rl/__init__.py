@@ -8,6 +8,7 @@ from __future__ import annotations
 from mars2.rl.aggregate import Normaliser, aggregate, normaliser
 from mars2.rl.kl import kl_k1, kl_k2, kl_k3
 from mars2.rl.losses import Surrogate, grpo_surrogate, gspo_surrogate, policy_loss
+from mars2.rl.sft import sft_loss
 from mars2.rl.tis import tis_weights
 
 __all__ = [
@@ -21,5 +22,6 @@ __all__ = [
     "kl_k3",
     "normaliser",
     "policy_loss",
+    "sft_loss",
     "tis_weights",
 ]

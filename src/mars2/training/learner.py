@@ -31,7 +31,8 @@ from mars2.engine.logprobs import (
     token_logprobs,
     use_block_attention,
 )
-from mars2.rl import policy_loss
+from mars2.rl import policy_loss, sft_loss
+from mars2.training.hindsight import RepairPair, repair_samples
 from mars2.training.trainable import (
     checkpoint_layers,
     engine_uses_snapshot,
@@ -290,22 +291,45 @@ class Learner:
         with self.model.disable_adapter():
             return self._logprobs(self.model, samples, grad=False)
 
-    def update(self, samples: Sequence[Sample]) -> dict[str, float]:
-        """One training step on this agent's samples: `updates_per_step` optimizer steps."""
-        if not samples:
+    def update(
+        self,
+        samples: Sequence[Sample],
+        repairs: Sequence[RepairPair] = (),
+        repair_weight: float = 0.0,
+    ) -> dict[str, float]:
+        """One training step on this agent's samples: `updates_per_step` optimizer steps. With
+        `repairs` and `repair_weight` > 0 each step adds `repair_weight` x the supervised loss on
+        its share of the repair pairs (`rl.sft_loss`); with no samples that term alone (the
+        warm-up, `mars2 sft`)."""
+        supervised = repair_weight > 0 and bool(repairs)
+        if not samples and not supervised:
             return {}
+        encoded = self.encode_repairs(repairs) if supervised else []
         # activations unmapped when freed: a lower peak (mars2.heap), during the update only
         with heap.large_blocks_to_os():
-            totals = self._update(samples)
+            totals = self._update(samples, encoded, repair_weight)
         heap.release()  # the micro-batches' activations: back to the OS before the rollout
         return totals
 
-    def _update(self, samples: Sequence[Sample]) -> dict[str, float]:
+    def encode_repairs(self, repairs: Sequence[RepairPair]) -> list[Sample]:
+        """Repair pairs as token ids, the prompt rendered as this agent's engine renders it."""
+        return repair_samples(repairs, self.tokenizer, 0, self.agent.max_prompt_tokens)
+
+    def _update(
+        self,
+        samples: Sequence[Sample],
+        supervised: Sequence[Sample] = (),
+        supervised_weight: float = 0.0,
+    ) -> dict[str, float]:
         self._activate()
         samples = list(samples)
         self.rng.shuffle(samples)
-        n_mini = min(self.train_config.updates_per_step, len(samples))
+        supervised = list(supervised)
+        if supervised:  # never drawn without pairs: the RL-only update is today's exactly
+            self.rng.shuffle(supervised)
+        n_mini = min(self.train_config.updates_per_step, len(samples) or len(supervised))
         minis = [samples[i::n_mini] for i in range(n_mini)]
+        supervised_minis = [supervised[i::n_mini] for i in range(n_mini)]
         self.model.eval()  # no dropout: old/rollout/current log-probs must be comparable
         # With one optimizer step the policy at rollout time is the current one: "old" equals
         # the current log-probs, detached, so the extra forward pass is skipped.
@@ -314,14 +338,17 @@ class Learner:
         ]
         refs = [self._reference_logprobs(mini) for mini in minis]
         totals: dict[str, float] = {}
-        for mini, old, ref in zip(minis, olds, refs, strict=True):
-            stats = self._optimizer_step(mini, old, ref)
+        for mini, old, ref, extra in zip(minis, olds, refs, supervised_minis, strict=True):
+            stats = self._optimizer_step(mini, old, ref, extra, supervised_weight)
             for key, value in stats.items():
                 totals[key] = totals.get(key, 0.0) + value / n_mini
         totals["lr"] = float(self.scheduler.get_last_lr()[0])
         totals["bf16"] = float(self.precision == "bf16")  # the run records its precision
         totals["samples"] = float(len(samples))
         totals["tokens"] = float(sum(len(s.response_ids) for s in samples))
+        if supervised:
+            totals["sft_pairs"] = float(len(supervised))
+            totals["sft_tokens"] = float(sum(len(s.response_ids) for s in supervised))
         return totals
 
     def _optimizer_step(
@@ -329,6 +356,8 @@ class Learner:
         samples: Sequence[Sample],
         old: list[torch.Tensor] | None,
         ref: list[torch.Tensor] | None,
+        supervised: Sequence[Sample] = (),
+        supervised_weight: float = 0.0,
     ) -> dict[str, float]:
         n_tokens = sum(len(s.response_ids) for s in samples)
         self.optimizer.zero_grad(set_to_none=True)
@@ -359,6 +388,10 @@ class Learner:
             stats.pop("loss", None)
             for key, value in stats.items():
                 sums[key] = sums.get(key, 0.0) + value * weight
+        if supervised:
+            nll = self._supervised_backward(supervised, supervised_weight)
+            loss_total += supervised_weight * nll
+            sums["sft_nll"] = nll
         params = [p for p in self.model.parameters() if p.requires_grad]
         clip = self.train_config.grad_clip
         norm = torch.nn.utils.clip_grad_norm_(params, clip if clip > 0 else float("inf"))
@@ -368,6 +401,19 @@ class Learner:
         sums["grad_norm"] = float(norm)
         sums.update(gap.stats())
         return sums
+
+    def _supervised_backward(self, samples: Sequence[Sample], weight: float) -> float:
+        """Accumulate the gradient of `weight` x the supervised loss of `samples` (prompt ->
+        target, `rl.sft_loss`: target tokens only, normalised by all of the mini-batch's target
+        tokens) at the sampling temperature, as the policy loss sees the policy; return L_sft."""
+        n_tokens = sum(len(s.response_ids) for s in samples)
+        total = 0.0
+        for micro in self._micro_batches(samples):
+            logp, mask, _ = self._forward(self.model, micro)
+            loss = sft_loss(logp, mask.to(self.device), n_tokens)
+            (weight * loss).backward()  # type: ignore[no-untyped-call]
+            total += float(loss.detach())
+        return total
 
     def merged_state_dict(self) -> dict[str, torch.Tensor]:
         """Full weights for an external engine (LoRA adapters merged into a copy of the base)."""

@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from mars2 import jsonl, machine, seeds
 from mars2.config import Config
@@ -31,19 +31,22 @@ from mars2.rollout.collapse import distinct_programs, policy_figures
 from mars2.rollout.orchestrator import Executor
 from mars2.rundir import RunDir, step_name
 from mars2.training import checkpoint
+from mars2.training.hindsight import RepairPair, for_agents, step_pairs
 from mars2.training.logger import MetricsLogger, logged_steps
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
 from mars2.training.plan import plan_for
 from mars2.treesearch.metrics import independent_attempts, summarize
-from mars2.types import Problem, Sample
+from mars2.types import Sample
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
-class ProblemStream:
-    """Problems in a seeded order, reshuffled every epoch; its cursor is checkpointed."""
+class ProblemStream(Generic[T]):
+    """Problems (or any items: the warm-up's repair pairs) in a seeded order, reshuffled every
+    epoch; its cursor is checkpointed."""
 
-    def __init__(self, problems: Sequence[Problem], seed: int, cursor: int = 0) -> None:
+    def __init__(self, problems: Sequence[T], seed: int, cursor: int = 0) -> None:
         self.problems = list(problems)
         self.seed = seed
         self.cursor = cursor
@@ -53,7 +56,7 @@ class ProblemStream:
         random.Random(seeds.data_order(self.seed, epoch)).shuffle(order)
         return order
 
-    def take(self, k: int) -> list[Problem]:
+    def take(self, k: int) -> list[T]:
         out = []
         for _ in range(k):
             epoch, index = divmod(self.cursor, len(self.problems))
@@ -137,7 +140,7 @@ class Trainer:
         self.placement = placement or LocalPlacement(config)
         self.learners = self.placement.learners
         self.policies = self.placement.policies
-        self.stream = ProblemStream(self.problems, config.seed)
+        self.stream: ProblemStream[Any] = ProblemStream(self.problems, config.seed)
         self.step = 0
         self.unlogged: dict[str, Any] | None = None  # see load_state_dict
 
@@ -160,7 +163,7 @@ class Trainer:
 
         # 3. update each set of trainable weights on the nodes its agents wrote, then push the
         # weights to their engines
-        learn_s, sync_s = self._update(samples, metrics)
+        learn_s, sync_s = self._update(samples, metrics, self._repairs(results))
 
         # 4. log
         records = [r for result in results for r in result.records]
@@ -252,17 +255,39 @@ class Trainer:
                     "it takes" if len(members) == 1 else "their shared weights take",
                 )
 
-    def _update(self, samples: Sequence[Sample], metrics: dict[str, Any]) -> tuple[float, float]:
+    def _repairs(self, results: Sequence[TreeResult]) -> list[RepairPair]:
+        """The step's hindsight repair pairs for the trainable agents (docs/training.md), built
+        only when the supervised term is on (`train.aux_sft_weight` > 0)."""
+        if self.config.train.aux_sft_weight <= 0:
+            return []
+        return step_pairs(
+            [r for result in results for r in result.records],
+            {p.id: p for p in self.problems},
+            [a for a in self.config.agents if a.trainable],
+            split=self.config.data.train_split,
+            evaluation={p.id for p in self.evaluator.problems},
+        )
+
+    def _update(
+        self,
+        samples: Sequence[Sample],
+        metrics: dict[str, Any],
+        repairs: Sequence[RepairPair] = (),
+    ) -> tuple[float, float]:
         """Update each learner on its agents' samples (one agent's, or the union of those that
         `share_with` one set of weights), sync their engines; return (learn, sync) seconds.
         Learner figures go to `metrics` under every agent's name; for shared weights,
         `samples/NAME` and `tokens/NAME` count the agent's own part of the batch."""
         t_learn = time.perf_counter()
+        if self.config.train.aux_sft_weight > 0:
+            metrics["train/repair_pairs"] = len(repairs)
         self.placement.free_rollout_memory()  # the engines' caches: memory for the update
         sync_s = 0.0
         for learner, members in self._learner_groups():
             mine = [s for s in samples if s.agent_id in members]
-            stats = learner.update(mine)
+            theirs = for_agents(repairs, {self.names[i] for i in members})
+            weight = self.config.train.aux_sft_weight
+            stats = learner.update(mine, theirs, weight) if theirs else learner.update(mine)
             t_sync = time.perf_counter()
             for agent_id in members:
                 self.placement.sync(agent_id)

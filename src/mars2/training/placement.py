@@ -11,6 +11,7 @@ package sits above train: train never imports it).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -29,7 +30,12 @@ if TYPE_CHECKING:
 class LearnerLike(Protocol):
     """What the Trainer needs of one agent's learner (a `Learner`, or a handle to a remote one)."""
 
-    def update(self, samples: list[Sample]) -> dict[str, float]: ...
+    def update(
+        self, samples: list[Sample], repairs: Sequence[Any] = (), repair_weight: float = 0.0
+    ) -> dict[str, float]:
+        """One training step; `repairs` (hindsight `RepairPair`s) add the supervised term
+        at `repair_weight`."""
+        ...
 
     def state_dict(self) -> dict[str, Any]: ...
 

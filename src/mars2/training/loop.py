@@ -4,6 +4,10 @@ sample problems -> grow trees (or independent samples for `grpo`) -> credit assi
 per-agent batches (each agent learns only from the nodes it wrote; dynamic filtering) ->
 update each trainable agent -> push weights to its rollout engine -> log ->
 periodic evaluation -> checkpoint.
+
+With `train.update: per_agent` a step rolls out one round and the batches go through per-agent
+buffers: each set of weights updates whenever its buffer holds a full batch
+(`mars2.training.buffers`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from mars2.rollout.collapse import distinct_programs, policy_figures
 from mars2.rollout.orchestrator import Executor
 from mars2.rundir import RunDir, step_name
 from mars2.training import checkpoint
+from mars2.training.buffers import SampleBuffers, update_from_buffers
 from mars2.training.logger import MetricsLogger, logged_steps
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
 from mars2.training.plan import plan_for
@@ -138,6 +143,14 @@ class Trainer:
         self.learners = self.placement.learners
         self.policies = self.placement.policies
         self.stream = ProblemStream(self.problems, config.seed)
+        # every mode counts each set of weights' updates (node versions); per_agent also queues
+        self.buffers = SampleBuffers(
+            {
+                self._owner(members): config.train.agent_batch * len(members)
+                for _, members in self._learner_groups()
+            },
+            config.train.max_staleness,
+        )
         self.step = 0
         self.unlogged: dict[str, Any] | None = None  # see load_state_dict
 
@@ -158,9 +171,17 @@ class Trainer:
         rollout_s = time.perf_counter() - t_rollout
         self._save_trees(results, step + 1)
 
-        # 3. update each set of trainable weights on the nodes its agents wrote, then push the
-        # weights to their engines
-        learn_s, sync_s = self._update(samples, metrics)
+        # 3. update each set of trainable weights on the nodes its agents wrote (per_agent: on
+        # each full batch its buffer holds), then push the weights to their engines
+        if self.config.train.update == "per_agent":
+            groups = [
+                (lrn, members, self._owner(members)) for lrn, members in self._learner_groups()
+            ]
+            learn_s, sync_s = update_from_buffers(
+                self.buffers, groups, samples, self.placement, self.names, metrics
+            )
+        else:
+            learn_s, sync_s = self._update(samples, metrics)
 
         # 4. log
         records = [r for result in results for r in result.records]
@@ -200,7 +221,8 @@ class Trainer:
                 metrics[f"train/{key}/{name}"] = value
             if self.learners[agent_id] is not None:
                 metrics[f"train/samples/{name}"] = sum(s.agent_id == agent_id for s in samples)
-        self._note_starved(samples, rounds, metrics)
+        if self.config.train.update == "sync":  # per_agent: a short buffer waits, not starves
+            self._note_starved(samples, rounds, metrics)
         metrics["time/step"] = time.perf_counter() - started
         return metrics | _stolen("machine/steal", cpu_before)
 
@@ -211,21 +233,31 @@ class Trainer:
         (results, samples, nodes kept after filtering, rounds). Groups without signal are
         dropped, so more problems are rolled out until every trainable agent has
         `min_samples_per_agent` samples or `max_rollout_rounds` rounds ran. A round that
-        completes a batch is used whole: its samples come from the current policy."""
+        completes a batch is used whole: its samples come from the current policy. With
+        `update: per_agent` one round: the buffers carry what is short to the next step. Every
+        node and sample is stamped with its writer's weights version."""
         config, step = self.config, self.step
         results: list[TreeResult] = []
         samples: list[Sample] = []
         kept = rounds = 0
+        refill = config.train.update == "sync"
+        versions = self._versions()
         while rounds == 0 or (
-            rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
+            refill and rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
         ):
             problems = self.stream.take(config.train.problems_per_step)
             seed = seeds.rollout(config.seed, step, rounds)
             round_results = loop.run_until_complete(
                 orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{rounds}/")
             )
+            for result in round_results:
+                result.records = [
+                    dataclasses.replace(r, version=versions[r.agent_id]) for r in result.records
+                ]
             results += round_results
             round_samples, round_kept = to_samples(round_results, config)
+            for sample in round_samples:
+                sample.version = versions[sample.agent_id]
             samples += round_samples
             kept += round_kept
             rounds += 1
@@ -263,6 +295,7 @@ class Trainer:
         for learner, members in self._learner_groups():
             mine = [s for s in samples if s.agent_id in members]
             stats = learner.update(mine)
+            self.buffers.versions[self._owner(members)] += bool(mine)  # no samples: no step
             t_sync = time.perf_counter()
             for agent_id in members:
                 self.placement.sync(agent_id)
@@ -283,6 +316,17 @@ class Trainer:
             if learner is not None:
                 groups.setdefault(id(learner), (learner, []))[1].append(agent_id)
         return list(groups.values())
+
+    def _owner(self, members: Sequence[int]) -> str:
+        """The name of the agent that owns the weights `members` train."""
+        return self.names[self.config.weights_owner(members[0])]
+
+    def _versions(self) -> dict[int, int]:
+        """Every agent's weights version: updates its weights took (0 for a frozen agent)."""
+        return {
+            i: self.buffers.versions.get(self.names[self.config.weights_owner(i)], 0)
+            for i in range(len(self.names))
+        }
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:
         """Every set of trainable weights has `min_samples_per_agent` samples per agent that
@@ -374,6 +418,7 @@ class Trainer:
             "shares": shares,
             "learners": learners,
             "rng": checkpoint.rng_state(),
+            "buffers": self.buffers.state_dict(),
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -390,6 +435,8 @@ class Trainer:
         # the step's training metrics, saved before its evaluation and line (absent in older runs)
         self.unlogged = state.get("metrics")
         self.stream.cursor = state["cursor"]
+        if "buffers" in state:  # absent in older runs: no versions counted, nothing queued
+            self.buffers.load_state_dict(state["buffers"])
         for agent_id, trained in enumerate(self.learners):
             if trained is not None:
                 self.placement.sync(agent_id)

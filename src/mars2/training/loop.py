@@ -173,15 +173,7 @@ class Trainer:
 
         # 3. update each set of trainable weights on the nodes its agents wrote (per_agent: on
         # each full batch its buffer holds), then push the weights to their engines
-        if self.config.train.update == "per_agent":
-            groups = [
-                (lrn, members, self._owner(members)) for lrn, members in self._learner_groups()
-            ]
-            learn_s, sync_s = update_from_buffers(
-                self.buffers, groups, samples, self.placement, self.names, metrics
-            )
-        else:
-            learn_s, sync_s = self._update(samples, metrics)
+        learn_s, sync_s = self._learn(samples, metrics)
 
         # 4. log
         records = [r for result in results for r in result.records]
@@ -221,8 +213,7 @@ class Trainer:
                 metrics[f"train/{key}/{name}"] = value
             if self.learners[agent_id] is not None:
                 metrics[f"train/samples/{name}"] = sum(s.agent_id == agent_id for s in samples)
-        if self.config.train.update == "sync":  # per_agent: a short buffer waits, not starves
-            self._note_starved(samples, rounds, metrics)
+        self._note_starved(samples, rounds, metrics)
         metrics["time/step"] = time.perf_counter() - started
         return metrics | _stolen("machine/steal", cpu_before)
 
@@ -268,7 +259,10 @@ class Trainer:
     ) -> None:
         """`train/starved/NAME` for every agent, and a warning for each set of weights that got
         no samples. Starved is a property of a set of weights: agents that `share_with` one
-        learner pool their samples, so one of them writing nothing does not stop the update."""
+        learner pool their samples, so one of them writing nothing does not stop the update.
+        Not for `update: per_agent`: there a short buffer waits, it does not starve."""
+        if self.config.train.update == "per_agent":
+            return
         for _, members in self._learner_groups():
             starved = not any(s.agent_id in members for s in samples)
             for agent_id in members:
@@ -283,6 +277,15 @@ class Trainer:
                     "it wrote" if len(members) == 1 else "they wrote",
                     "it takes" if len(members) == 1 else "their shared weights take",
                 )
+
+    def _learn(self, samples: Sequence[Sample], metrics: dict[str, Any]) -> tuple[float, float]:
+        """The step's updates as `train.update` says; (learn, sync) seconds."""
+        if self.config.train.update == "sync":
+            return self._update(samples, metrics)
+        groups = [(lrn, members, self._owner(members)) for lrn, members in self._learner_groups()]
+        return update_from_buffers(
+            self.buffers, groups, samples, self.placement, self.names, metrics
+        )
 
     def _update(self, samples: Sequence[Sample], metrics: dict[str, Any]) -> tuple[float, float]:
         """Update each learner on its agents' samples (one agent's, or the union of those that

@@ -161,6 +161,13 @@ def test_adam_betas_are_checked() -> None:
         load_config(None, ["train.adam_betas=[0.9]"])
 
 
+def test_the_supervised_repair_term_needs_synchronous_updates() -> None:
+    load_config(None, ["train.aux_sft_weight=0.5"])
+    load_config(None, ["train.update=per_agent"])
+    with pytest.raises(ConfigError, match=r"aux_sft_weight.*update: sync"):
+        load_config(None, ["train.aux_sft_weight=0.5", "train.update=per_agent"])
+
+
 def test_default_agents_share_weights_and_say_how_to_change_one() -> None:
     config = load_config(None, [])
     assert config.agents[1].share_with == "coder" and config.weights_owner(1) == 0

@@ -153,8 +153,9 @@ class NodeRecord:
     `score` is the fraction of public tests passed (it steers the search and is all a prompt
     shows), `passed` whether the candidate passes every test (public and hidden),
     `pass_fraction` the share of all tests it passes, `reward` the raw training reward as
-    configured (`credit.raw_reward`), `truncated` whether the response hit `max_new_tokens`.
-    `pass_fraction` is None in records written before it existed."""
+    configured (`credit.raw_reward`), `truncated` whether the response hit `max_new_tokens`,
+    `version` how many updates the writing agent's weights had taken when it wrote the node.
+    `pass_fraction` is None in records written before it existed (`version`: 0)."""
 
     tree_id: str
     problem_id: str
@@ -170,6 +171,7 @@ class NodeRecord:
     feedback: str = ""
     pass_fraction: float | None = None
     truncated: bool = False
+    version: int = 0
 
     @property
     def public_only_pass(self) -> bool:
@@ -189,7 +191,8 @@ class NodeRecord:
 @dataclass
 class Sample:
     """One training sample: a node (or an independent sample) that agent `agent_id` wrote,
-    with its tokens, the rollout engine's log-probs and its advantage."""
+    with its tokens, the rollout engine's log-probs and its advantage; `version`: how many
+    updates the writer's weights had taken when it generated the tokens."""
 
     agent_id: int
     prompt_ids: list[int]
@@ -198,3 +201,4 @@ class Sample:
     advantage: float
     reward: float = 0.0
     group: str = ""
+    version: int = 0

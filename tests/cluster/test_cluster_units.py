@@ -212,3 +212,25 @@ def test_custom_resources_are_checked_when_the_config_loads(value: str, match: s
     with pytest.raises(ConfigError, match=match):
         load_config(None, [f"cluster.engine_resources={value}"])
     assert load_config(None, APART).cluster.learner_resources == {"node_a": 1.0}
+
+
+def test_an_actor_death_is_told_on_one_line_with_its_node() -> None:
+    ray_exceptions = pytest.importorskip("ray.exceptions")
+    from ray.core.generated.common_pb2 import ActorDiedErrorContext
+
+    from mars2.cluster.connection import _death
+
+    context = ActorDiedErrorContext(
+        error_message="The actor is dead because its node has died. Node Id: 1a2b",
+        class_name="LearnerActor",
+        actor_id=bytes(16),
+        node_ip_address="127.0.0.1",
+        pid=42,
+    )
+    assert _death(ray_exceptions.ActorDiedError(context)) == (
+        "The actor died unexpectedly before finishing this task; class_name LearnerActor, pid 42, "
+        "ip 127.0.0.1; The actor is dead because its node has died. Node Id: 1a2b"
+    )
+    assert _death(ray_exceptions.ActorDiedError()) == (
+        "The actor died unexpectedly before finishing this task"
+    )

@@ -48,18 +48,8 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
             return _convert(last, value, path)
         except ConfigError as err:
             raise ConfigError(path, value, "; or ".join([*reasons, err.allowed])) from None
-    if origin is tuple:
-        (item, _) = typing.get_args(tp)
-        if not isinstance(value, list | tuple):
-            raise ConfigError(path, value, "expected a list")
-        return tuple(_convert(item, v, f"{path}.{i}") for i, v in enumerate(value))
-    if origin is dict:
-        key_type, item = typing.get_args(tp)
-        if not isinstance(value, dict):
-            raise ConfigError(path, value, "expected a mapping")
-        return {
-            _convert(key_type, k, path): _convert(item, v, f"{path}.{k}") for k, v in value.items()
-        }
+    if origin in (tuple, dict):
+        return _convert_collection(tp, value, path)
     if _is_config(tp):
         if isinstance(value, tp):
             return value
@@ -90,6 +80,19 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
             return str(value)
         raise ConfigError(path, value, "expected a string")
     raise AssertionError(f"unsupported config type {tp!r} at {path}")
+
+
+def _convert_collection(tp: Any, value: Any, path: str) -> Any:
+    """A `tuple[X, ...]` from a list, or a `dict[K, V]` from a mapping."""
+    if typing.get_origin(tp) is tuple:
+        (item, _) = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise ConfigError(path, value, "expected a list")
+        return tuple(_convert(item, v, f"{path}.{i}") for i, v in enumerate(value))
+    key_type, item = typing.get_args(tp)
+    if not isinstance(value, dict):
+        raise ConfigError(path, value, "expected a mapping")
+    return {_convert(key_type, k, path): _convert(item, v, f"{path}.{k}") for k, v in value.items()}
 
 
 def _unknown_key(cls: type, key: str, path: str) -> ConfigError:

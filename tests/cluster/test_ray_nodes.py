@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_ray_cli import ENV, SMOKE, free_ports, metrics, rows_logged
+from test_ray_cli import ENV, SMOKE, free_ports, metrics
 
 pytest.importorskip("ray", reason="Ray is not installed (pip install 'mars2[ray]')")
 psutil = pytest.importorskip("psutil")  # a dependency of Ray
@@ -42,6 +42,9 @@ SHAPE = [  # the default job's shape at smoke size: one adapter trained by two a
     "train.checkpoint_every=1",
     "output.tensorboard=false",
     "credit.reward=spread_reward:by_code",
+    "eval.before=false",  # one small final evaluation: the test is about training
+    "eval.limit=1",
+    "eval.samples=1",
 ]
 PLACED = [
     "cluster.backend=ray",
@@ -174,8 +177,11 @@ def test_losing_the_learner_node_stops_cleanly_and_resume_matches(
     )
     assert code == 0, stderr[-3000:]
     want = metrics(local)
-    assert [r["step"] for r in want] == [0, 1, 2, 3]
-    assert all(r["grad_norm/coder"] > 0 for r in want[1:])  # the weights change at every step
+    steps = [r["step"] for r in want]
+    assert steps[-3:] == [1, 2, 3]
+    assert all(
+        r["grad_norm/coder"] > 0 for r in want if r["step"] > 0
+    )  # the weights change at every step
 
     out = tmp_path / "ray"
     with three_nodes() as (nodes, node_a, node_b):
@@ -204,7 +210,7 @@ def test_losing_the_learner_node_stops_cleanly_and_resume_matches(
         assert error.startswith("error: agent coder: update: the actor died"), error
         assert error.endswith("from its last checkpoint with `mars2 train --resume RUN_DIR`")
         assert latest_checkpoint(out) == "step_000001"
-        assert rows_logged(out) == 2  # steps 0 and 1
+        assert [r["step"] for r in metrics(out)] == [s for s in steps if s <= 1]
 
         # A healthy cluster again: a fresh node with node_a joins; the run resumes on it.
         nodes.start("a2", "--num-cpus=1", '--resources={"node_a": 1}')
@@ -212,7 +218,7 @@ def test_losing_the_learner_node_stops_cleanly_and_resume_matches(
         code, stderr = finish(mars2_train(again, ["--resume", str(out)], nodes.env), again)
         assert code == 0, stderr[-3000:]
     have = metrics(out)
-    assert [r["step"] for r in have] == [0, 1, 2, 3]
+    assert [r["step"] for r in have] == steps
     for a, b in zip(want, have, strict=True):
         assert a.keys() == b.keys()
         for key in a:

@@ -188,20 +188,17 @@ def test_losing_the_learner_node_stops_cleanly_and_resume_matches(
         ray = [*PLACED, f"cluster.address={nodes.address}"]
         run = mars2_train(out, ["--config", SMOKE, "--out", str(out), *SHAPE, *ray], nodes.env)
         placed: dict[str, list[int]] = {}
-        killed = False
-        while run.poll() is None and not killed:
-            if not placed and actor_processes(node_a, "LearnerActor"):
+        while run.poll() is None and not placed:
+            if latest_checkpoint(out) == "step_000001":  # both actors have served a step
                 placed = {
                     f"{title} on {name}": [p.pid for p in actor_processes(node, title)]
                     for title in ("LearnerActor", "EngineActor")
                     for name, node in (("a", node_a), ("b", node_b))
                 }
-            if latest_checkpoint(out) == "step_000001":
                 nodes.kill("a")  # the learner's node, while step 2 rolls out
-                killed = True
             time.sleep(0.2)
         code, stderr = finish(run, out)
-        assert killed, f"the run ended before node A could be killed: {stderr[-3000:]}"
+        assert placed, f"the run ended before node A could be killed: {stderr[-3000:]}"
         assert [len(placed[k]) for k in sorted(placed)] == [0, 1, 1, 0], placed
         assert code == 1, stderr[-3000:]
         assert "Traceback" not in stderr

@@ -159,3 +159,78 @@ def test_a_head_that_wants_a_token_is_named_with_the_fix(monkeypatch: pytest.Mon
     monkeypatch.setattr(ray, "init", refused)
     with pytest.raises(InfraError, match=r"cannot reach a Ray cluster.*RAY_AUTH_MODE=token"):
         connect(ClusterConfig(backend="ray", address="10.0.0.1:6379"))
+
+
+# Two worker nodes labelled by custom resources (`ray start --resources='{"node_a": 1}'`).
+LABELLED = [{"CPU": 1.0, "node_a": 1.0}, {"CPU": 1.0, "node_b": 1.0}]
+APART = ["cluster.learner_resources={node_a: 1}", "cluster.engine_resources={node_b: 1}"]
+
+
+def test_custom_resources_put_the_learner_and_the_engine_in_bundles_of_their_own() -> None:
+    config = load_config(None, APART)  # the default job: 1 learner + 1 engine for two agents
+    (actors,) = agent_actors(config)
+    assert not actors.shared  # a shared bundle would hold them on one node
+    assert actors.bundles(1.0) == [{"CPU": 1.0, "node_a": 1.0}, {"CPU": 1.0, "node_b": 1.0}]
+    assert actors.where() == [0, 1]
+    total = {"CPU": 2.0, "node_a": 1.0, "node_b": 1.0}
+    assert cpus_per_actor(config, total, LABELLED) == 1.0
+    check_fits(config, 1.0, total, LABELLED)
+    # The same custom resources for both: one bundle that holds the sum of what each reserves.
+    alike = load_config(
+        None,
+        ["cluster.learner_resources={gpu_box: 0.5}", "cluster.engine_resources={gpu_box: 0.5}"],
+    )
+    (actors,) = agent_actors(alike)
+    assert actors.shared and actors.bundles(0.5) == [{"CPU": 1.0, "gpu_box": 1.0}]
+
+
+def test_a_custom_resource_the_cluster_lacks_is_refused_with_the_fix() -> None:
+    config = load_config(None, ["cluster.learner_resources={node_c: 1}"])
+    with pytest.raises(UserError) as err:
+        cpus_per_actor(config, {"CPU": 2.0, "node_a": 1.0, "node_b": 1.0}, LABELLED)
+    text = str(err.value)
+    assert "needs 1 node_c (cluster.learner_resources for 1 learner, 1 engine" in text
+    assert "has 0 node_c in all" in text
+    assert """ray start --resources='{"node_c": N}'""" in text
+    # Two sandbox actors that each reserve all of node_b: the total is short by one.
+    sandboxes = load_config(
+        None, ["cluster.sandbox_actors=2", "cluster.sandbox_resources={node_b: 1}"]
+    )
+    with pytest.raises(UserError, match=r"needs 2 node_b \(cluster.sandbox_resources"):
+        check_fits(sandboxes, 0.5, {"CPU": 2.0, "node_a": 1.0, "node_b": 1.0}, LABELLED)
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        ("{GPU: 1}", "names of custom Ray resources"),
+        ("{node_a: 0}", "amounts must be > 0"),
+        ("[node_a]", "expected a mapping"),
+    ],
+)
+def test_custom_resources_are_checked_when_the_config_loads(value: str, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        load_config(None, [f"cluster.engine_resources={value}"])
+    assert load_config(None, APART).cluster.learner_resources == {"node_a": 1.0}
+
+
+def test_an_actor_death_is_told_on_one_line_with_its_node() -> None:
+    ray_exceptions = pytest.importorskip("ray.exceptions")
+    from ray.core.generated.common_pb2 import ActorDiedErrorContext
+
+    from mars2.cluster.connection import _death
+
+    context = ActorDiedErrorContext(
+        error_message="The actor is dead because its node has died. Node Id: 1a2b",
+        class_name="LearnerActor",
+        actor_id=bytes(16),
+        node_ip_address="127.0.0.1",
+        pid=42,
+    )
+    assert _death(ray_exceptions.ActorDiedError(context)) == (
+        "The actor died unexpectedly before finishing this task; class_name LearnerActor, pid 42, "
+        "ip 127.0.0.1; The actor is dead because its node has died. Node Id: 1a2b"
+    )
+    assert _death(ray_exceptions.ActorDiedError()) == (
+        "The actor died unexpectedly before finishing this task"
+    )

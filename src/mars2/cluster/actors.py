@@ -26,8 +26,8 @@ class LearnerActor:
         model, tokenizer = load_model(agent.model, device=agent.device, dtype=agent.dtype)
         self.learner = build_learner(config, agent_id, model, tokenizer)
 
-    def ready(self) -> bool:
-        return True
+    def ready(self) -> str:
+        return _node_id()
 
     def update(
         self, samples: list[Sample], repairs: Sequence[Any] = (), repair_weight: float = 0.0
@@ -79,8 +79,8 @@ class EngineActor:
         self.catch_ups = 0  # versions loaded on demand by `generate` (after a restart)
         self._lock = asyncio.Lock()
 
-    async def ready(self) -> bool:
-        return True
+    async def ready(self) -> str:
+        return _node_id()
 
     async def load_weights(self, state: dict[str, Any], version: int) -> int:
         await self._install(state, version)
@@ -119,11 +119,19 @@ class SandboxActor:
 
         self.sandbox = Sandbox(config)
 
-    def ready(self) -> bool:
-        return True
+    def ready(self) -> str:
+        return _node_id()
 
     def run(self, code: str, problem: Problem, which: Any) -> ExecResult:
         return self.sandbox.run(code, problem, which)
+
+
+def _node_id() -> str:
+    """The Ray node this actor runs on (its id, as `ray.nodes()` lists it)."""
+    import ray
+
+    node: str = ray.get_runtime_context().get_node_id()
+    return node
 
 
 def _cpu_dict(state: dict[str, Any]) -> dict[str, Any]:

@@ -76,7 +76,7 @@ def get(refs: Any, timeout_s: float, what: str) -> Any:
     except ray.exceptions.GetTimeoutError:
         raise InfraError(f"{what}: no answer within cluster.timeout_s={timeout_s:g} s") from None
     except ray.exceptions.RayActorError as err:
-        raise InfraError(f"{what}: the actor died ({_first_line(err)}); {RESUME_HINT}") from err
+        raise InfraError(f"{what}: the actor died ({_death(err)}); {RESUME_HINT}") from err
 
 
 async def wait(ref: Any, timeout_s: float, what: str) -> Any:
@@ -88,7 +88,21 @@ async def wait(ref: Any, timeout_s: float, what: str) -> Any:
         ray.cancel(ref)
         raise InfraError(f"{what}: no answer within cluster.timeout_s={timeout_s:g} s") from None
     except ray.exceptions.RayActorError as err:
-        raise InfraError(f"{what}: the actor died ({_first_line(err)}); {RESUME_HINT}") from err
+        raise InfraError(f"{what}: the actor died ({_death(err)}); {RESUME_HINT}") from err
+
+
+def _death(err: BaseException) -> str:
+    """Ray's account of an actor's death on one line: its first line, the actor's class, pid
+    and node address, and why (e.g. 'its node has died. Node Id: ...'), without the rest."""
+    lines = str(err).strip().splitlines()
+    if not lines:
+        return type(err).__name__
+    fields = dict(
+        line.strip().split(": ", 1) for line in lines[1:] if line.startswith("\t") and ": " in line
+    )
+    where = ", ".join(f"{k} {fields[k]}" for k in ("class_name", "pid", "ip") if k in fields)
+    why = [line.strip() for line in lines[1:] if line.strip() and not line.startswith("\t")]
+    return "; ".join(filter(None, [lines[0].strip().rstrip("."), where, *why]))
 
 
 def _first_line(err: BaseException) -> str:

@@ -93,12 +93,17 @@ class RayPlacement:
             group, where = self._group(actors)
             if owns_learner(self.config, i):
                 options = self._actor(
-                    LearnerActor, group, where.pop(0), self.cluster.gpus_per_learner, 0
+                    LearnerActor,
+                    group,
+                    where.pop(0),
+                    self.cluster.gpus_per_learner,
+                    0,
+                    self.cluster.learner_resources,
                 )
                 learner = options.remote(self.config, i)
                 name = self.config.agent_name(i)
                 self.handles[i] = LearnerHandle(name, learner, timeout_s=self.cluster.timeout_s)
-                ready.append(learner.ready.remote())
+                ready.append((f"agent {name}: learner", learner.ready.remote()))
             engines = []
             for bundle in where:
                 options = self._actor(
@@ -107,9 +112,11 @@ class RayPlacement:
                     bundle,
                     self.cluster.gpus_per_engine,
                     self.cluster.max_restarts,
+                    self.cluster.engine_resources,
                 )
                 engines.append(options.remote(self.config, i, seeds.policy(self.config.seed, i)))
-                ready.append(engines[-1].ready.remote())
+                what = f"agent {self.config.agent_name(i)}: engine {len(engines) - 1}"
+                ready.append((what, engines[-1].ready.remote()))
             self.engines[i] = engines
         for i, agent in enumerate(self.config.agents):
             seed = seeds.policy(self.config.seed, i)
@@ -129,7 +136,13 @@ class RayPlacement:
             None if agent.backend == "openai" else self._learner_of(i)
             for i, agent in enumerate(self.config.agents)
         ]
-        get(ready, self.cluster.timeout_s, "starting the learner and engine actors")
+        nodes = get(
+            [ref for _, ref in ready],
+            self.cluster.timeout_s,
+            "starting the learner and engine actors",
+        )
+        for (what, _), node in zip(ready, nodes, strict=True):
+            log.info("ray: %s on node %s", what, node)
 
     def _learner_of(self, agent_id: int) -> LearnerHandle | None:
         """The learner that trains agent `agent_id`'s weights: its own, or, when it
@@ -159,12 +172,21 @@ class RayPlacement:
             )
         return group, actors.where()
 
-    def _actor(self, cls: type, group: Any, bundle: int, gpus: float, restarts: int) -> Any:
+    def _actor(
+        self,
+        cls: type,
+        group: Any,
+        bundle: int,
+        gpus: float,
+        restarts: int,
+        resources: dict[str, float],
+    ) -> Any:
         from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
 
         return self.ray.remote(cls).options(
             num_cpus=self.cpus,
             num_gpus=gpus,
+            resources=resources,
             max_restarts=restarts,
             max_task_retries=restarts,
             scheduling_strategy=PlacementGroupSchedulingStrategy(
@@ -194,6 +216,7 @@ class RayPlacement:
             max_concurrency=self.config.sandbox.workers,
             max_restarts=self.cluster.max_restarts,
             max_task_retries=self.cluster.max_restarts,
+            resources=self.cluster.sandbox_resources,
         )
         actors = [cls.remote(self.config.sandbox) for _ in range(self.cluster.sandbox_actors)]
         pool = SandboxPool(actors, timeout_s=self.cluster.timeout_s)

@@ -20,21 +20,31 @@ Resources = dict[str, float]
 
 @dataclass(frozen=True)
 class AgentActors:
-    """The actors of one agent's placement group: their GPUs, learner first (when it trains)."""
+    """The actors of one agent's placement group: their GPUs and custom resources, learner
+    first (when it trains)."""
 
     agent_id: int
     gpus: tuple[float, ...]
+    custom: tuple[Resources, ...] = ()  # per actor; () = none for any
+
+    def _custom(self, index: int) -> Resources:
+        return self.custom[index] if self.custom else {}
 
     @property
     def shared(self) -> bool:
-        """At most one GPU in all: one bundle, so the actors share a node and that GPU."""
-        return sum(self.gpus) <= 1
+        """At most one GPU in all and the same custom resources for every actor: one bundle,
+        so the actors share a node and that GPU (different custom resources may name
+        different nodes)."""
+        same = all(self._custom(i) == self._custom(0) for i in range(len(self.gpus)))
+        return sum(self.gpus) <= 1 and same
 
     def bundles(self, cpus: float) -> list[Resources]:
         """The placement group's bundles when each actor reserves `cpus` CPUs."""
+        n = len(self.gpus)
         if self.shared:
-            return [_bundle(cpus * len(self.gpus), sum(self.gpus))]
-        return [_bundle(cpus, gpus) for gpus in self.gpus]
+            custom = {k: v * n for k, v in self._custom(0).items()}
+            return [_bundle(cpus * n, sum(self.gpus)) | custom]
+        return [_bundle(cpus, gpus) | self._custom(i) for i, gpus in enumerate(self.gpus)]
 
     def where(self) -> list[int]:
         """The bundle index of each actor."""
@@ -78,9 +88,12 @@ def agent_actors(config: Config) -> list[AgentActors]:
     for i, agent in enumerate(config.agents):
         if agent.backend == "openai" or engine_owner(config, i) != i:
             continue
-        gpus = [cluster.gpus_per_learner] if owns_learner(config, i) else []
+        learner = owns_learner(config, i)
+        gpus = [cluster.gpus_per_learner] if learner else []
         gpus += [cluster.gpus_per_engine] * cluster.engines_per_agent
-        out.append(AgentActors(i, tuple(gpus)))
+        custom = [cluster.learner_resources] if learner else []
+        custom += [cluster.engine_resources] * cluster.engines_per_agent
+        out.append(AgentActors(i, tuple(gpus), tuple(dict(c) for c in custom)))
     return out
 
 
@@ -116,8 +129,8 @@ def cpus_per_actor(config: Config, total: Resources, nodes: list[Resources]) -> 
     while cpus > 0 and not _packs(_items(config, cpus), nodes):
         cpus = round(cpus - 0.01, 2)
     if cpus <= 0:
-        if any(sum(a.gpus) for a in agent_actors(config)):
-            check_fits(config, 0.01, total, nodes)  # names missing GPUs, if they are the reason
+        if any(key != "CPU" for item in _items(config, 0.01) for key in item):
+            check_fits(config, 0.01, total, nodes)  # names missing GPUs or custom resources
         raise UserError(
             f"cluster.cpus_per_actor=auto: the Ray cluster has {total.get('CPU', 0.0):g} CPU for "
             f"{count} actors ({_census(config)}), too few for 0.01 each; add CPUs to the "
@@ -129,31 +142,19 @@ def cpus_per_actor(config: Config, total: Resources, nodes: list[Resources]) -> 
 def check_fits(config: Config, cpus: float, total: Resources, nodes: list[Resources]) -> None:
     """UserError when the run's actors can never be placed on this cluster: they need more of a
     resource than the cluster has in all, or a bundle is larger than every node."""
-    cluster = config.cluster
-    agents = agent_actors(config)
-    need: Resources = {"CPU": cpus * n_actors(config)}
-    gpus = sum(sum(a.gpus) for a in agents)
-    if gpus > 0:
-        need["GPU"] = gpus
-    fix = {
-        "CPU": "cluster.cpus_per_actor=auto (fits the actors to the cluster), a smaller "
-        "cluster.cpus_per_actor, fewer actors, or more nodes",
-        "GPU": "lower cluster.gpus_per_learner / cluster.gpus_per_engine (0 runs on CPU), or add GPU nodes",
-    }
-    request = {
-        "CPU": f"cluster.cpus_per_actor={cpus:g} x {n_actors(config)} actors ({_census(config)})",
-        "GPU": f"cluster.gpus_per_learner={cluster.gpus_per_learner:g}, "
-        f"cluster.gpus_per_engine={cluster.gpus_per_engine:g} x {cluster.engines_per_agent} engines "
-        f"per agent, {len(agents)} agents with engines of their own",
-    }
+    need: Resources = {}
+    for item in _items(config, cpus):
+        for resource, amount in item.items():
+            need[resource] = need.get(resource, 0.0) + amount
     for resource, amount in need.items():
         have = total.get(resource, 0.0)
         if amount > have + 1e-9:
             raise UserError(
-                f"the run needs {amount:g} {resource} ({request[resource]}) but the Ray cluster "
-                f"has {have:g} {resource} in all, so it can never be placed; fix: {fix[resource]}"
+                f"the run needs {amount:g} {resource} ({_request(config, cpus, resource)}) but "
+                f"the Ray cluster has {have:g} {resource} in all, so it can never be placed; "
+                f"fix: {_fix(resource)}"
             )
-    for actors in agents:
+    for actors in agent_actors(config):
         for bundle in actors.bundles(cpus):
             if any(_holds(node, bundle) for node in nodes):
                 continue
@@ -161,22 +162,56 @@ def check_fits(config: Config, cpus: float, total: Resources, nodes: list[Resour
             resource = next((r for r in bundle if bundle[r] > short[r] + 1e-9), "CPU")
             raise UserError(
                 f"agent {config.agent_name(actors.agent_id)}: its placement-group bundle {bundle} "
-                f"needs {bundle[resource]:g} {resource} on one node ({request[resource]}), but "
-                f"the largest node of the Ray cluster has {short[resource]:g} {resource}, so it "
-                f"can never be placed; fix: {fix[resource]}"
+                f"needs {bundle[resource]:g} {resource} on one node "
+                f"({_request(config, cpus, resource)}), but the largest node of the Ray cluster "
+                f"has {short[resource]:g} {resource}, so it can never be placed; fix: "
+                f"{_fix(resource)}"
             )
+
+
+def _request(config: Config, cpus: float, resource: str) -> str:
+    """The settings that ask for `resource`, for messages."""
+    cluster = config.cluster
+    if resource == "CPU":
+        return f"cluster.cpus_per_actor={cpus:g} x {n_actors(config)} actors ({_census(config)})"
+    if resource == "GPU":
+        return (
+            f"cluster.gpus_per_learner={cluster.gpus_per_learner:g}, "
+            f"cluster.gpus_per_engine={cluster.gpus_per_engine:g} x {cluster.engines_per_agent} "
+            f"engines per agent, {len(agent_actors(config))} agents with engines of their own"
+        )
+    kinds = ("learner", "engine", "sandbox")
+    names = [
+        f"cluster.{k}_resources" for k in kinds if resource in getattr(cluster, f"{k}_resources")
+    ]
+    return f"{' and '.join(names)} for {_census(config)}"
+
+
+def _fix(resource: str) -> str:
+    if resource == "CPU":
+        return (
+            "cluster.cpus_per_actor=auto (fits the actors to the cluster), a smaller "
+            "cluster.cpus_per_actor, fewer actors, or more nodes"
+        )
+    if resource == "GPU":
+        return "lower cluster.gpus_per_learner / cluster.gpus_per_engine (0 runs on CPU), or add GPU nodes"
+    return (
+        f"start nodes that have it (`ray start --resources='{{\"{resource}\": N}}'`), or "
+        "lower or drop it in cluster.learner_resources / engine_resources / sandbox_resources"
+    )
 
 
 def _items(config: Config, cpus: float) -> list[Resources]:
     """What must land on nodes: every placement-group bundle and every sandbox actor."""
     bundles = [b for actors in agent_actors(config) for b in actors.bundles(cpus)]
-    return bundles + [{"CPU": cpus}] * config.cluster.sandbox_actors
+    sandbox = {"CPU": cpus} | config.cluster.sandbox_resources
+    return bundles + [dict(sandbox) for _ in range(config.cluster.sandbox_actors)]
 
 
 def _packs(items: list[Resources], nodes: list[Resources]) -> bool:
     """First-fit decreasing: True when the items surely fit on the nodes together."""
     free = [dict(node) for node in nodes]
-    for item in sorted(items, key=lambda i: (i.get("GPU", 0.0), i["CPU"]), reverse=True):
+    for item in sorted(items, key=lambda i: (len(i), i.get("GPU", 0.0), i["CPU"]), reverse=True):
         node = next((n for n in free if _holds(n, item)), None)
         if node is None:
             return False

@@ -48,11 +48,8 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
             return _convert(last, value, path)
         except ConfigError as err:
             raise ConfigError(path, value, "; or ".join([*reasons, err.allowed])) from None
-    if origin is tuple:
-        (item, _) = typing.get_args(tp)
-        if not isinstance(value, list | tuple):
-            raise ConfigError(path, value, "expected a list")
-        return tuple(_convert(item, v, f"{path}.{i}") for i, v in enumerate(value))
+    if origin in (tuple, dict):
+        return _convert_collection(tp, value, path)
     if _is_config(tp):
         if isinstance(value, tp):
             return value
@@ -85,6 +82,19 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
     raise AssertionError(f"unsupported config type {tp!r} at {path}")
 
 
+def _convert_collection(tp: Any, value: Any, path: str) -> Any:
+    """A `tuple[X, ...]` from a list, or a `dict[K, V]` from a mapping."""
+    if typing.get_origin(tp) is tuple:
+        (item, _) = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise ConfigError(path, value, "expected a list")
+        return tuple(_convert(item, v, f"{path}.{i}") for i, v in enumerate(value))
+    key_type, item = typing.get_args(tp)
+    if not isinstance(value, dict):
+        raise ConfigError(path, value, "expected a mapping")
+    return {_convert(key_type, k, path): _convert(item, v, f"{path}.{k}") for k, v in value.items()}
+
+
 def _unknown_key(cls: type, key: str, path: str) -> ConfigError:
     names = [f.name for f in dataclasses.fields(cls)]
     close = difflib.get_close_matches(key, names, n=1)
@@ -113,6 +123,8 @@ def to_dict(config: Any) -> Any:
         return {f.name: to_dict(getattr(config, f.name)) for f in dataclasses.fields(config)}
     if isinstance(config, tuple | list):
         return [to_dict(v) for v in config]
+    if isinstance(config, dict):
+        return {k: to_dict(v) for k, v in config.items()}
     return config
 
 
@@ -283,4 +295,6 @@ def _type_name(tp: Any) -> str:
         return " | ".join(_type_name(a) for a in typing.get_args(tp))
     if origin is tuple:
         return f"list[{_type_name(typing.get_args(tp)[0])}]"
+    if origin is dict:
+        return "dict[{}]".format(", ".join(_type_name(a) for a in typing.get_args(tp)))
     return "null" if tp is type(None) else getattr(tp, "__name__", str(tp))

@@ -237,6 +237,10 @@ class TrainConfig:
         )
 
 
+# Ray's own resources: set through cpus_per_actor and gpus_per_*, never as custom resources.
+RAY_BUILTIN = ("CPU", "GPU", "memory", "object_store_memory")
+
+
 @dataclass(frozen=True)
 class ClusterConfig:
     """Placement across processes and machines (docs/distributed.md)."""
@@ -263,6 +267,17 @@ class ClusterConfig:
     timeout_s: float = setting(
         600.0, "Longest wait for one actor call or for the cluster's resources; then InfraError."
     )
+    learner_resources: dict[str, float] = setting(
+        {},
+        "Custom Ray resources each learner actor reserves, e.g. `{node_a: 1}`: learners land only "
+        "on nodes started with them (`ray start --resources='{\"node_a\": 1}'`).",
+    )
+    engine_resources: dict[str, float] = setting(
+        {}, "Custom Ray resources each rollout-engine actor reserves (as `learner_resources`)."
+    )
+    sandbox_resources: dict[str, float] = setting(
+        {}, "Custom Ray resources each sandbox actor reserves (as `learner_resources`)."
+    )
 
     def __post_init__(self) -> None:
         check(
@@ -277,6 +292,16 @@ class ClusterConfig:
         check(self.engines_per_agent >= 1, "engines_per_agent", self.engines_per_agent, ">= 1")
         check(self.gpus_per_engine >= 0, "gpus_per_engine", self.gpus_per_engine, ">= 0")
         check(self.sandbox_actors >= 0, "sandbox_actors", self.sandbox_actors, ">= 0")
+        for name in ("learner_resources", "engine_resources", "sandbox_resources"):
+            resources = getattr(self, name)
+            check(
+                all(key and key not in RAY_BUILTIN for key in resources),
+                name,
+                resources,
+                "names of custom Ray resources (CPUs and GPUs come from cpus_per_actor and "
+                "gpus_per_*)",
+            )
+            check(all(v > 0 for v in resources.values()), name, resources, "amounts must be > 0")
 
 
 @dataclass(frozen=True)

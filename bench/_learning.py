@@ -3,8 +3,8 @@
 A faster learner that learns less per update is no faster where it counts, so the benches that
 time an update (`train_step.py`, `grpo_step.py`) also measure its effect, the same way for every
 contender and precision. Each contender's worker saves the change its update(s) made
-(`trained_change`): for a LoRA model each adapted weight's `scaling * B @ A` in float32 (the
-adapter starts at B = 0, so that product is the whole change), else every trained weight. The
+(`trained_change`): for a LoRA model each adapter's float32 factors, whose `scaling * B @ A`
+is the whole change (the adapter starts at B = 0), else every trained weight. The
 driver then applies each change to one float32 copy of the model's initial weights and rescores
 the batch's sampled tokens (`evaluate_changes`), so neither the evaluation's precision nor its
 kernels differ between contenders: only the updates do.
@@ -58,8 +58,9 @@ def _base_name(name: str) -> str:
 
 def trained_change(model: Any) -> dict[str, dict[str, Any]]:
     """The change training made to `model`'s weights, float32, by the base model's parameter
-    names: {"delta": {name: scaling * B @ A}} for a LoRA model (its active adapters), else
-    {"weights": {name: the trained weight}} for every weight that requires grad."""
+    names: {"lora": {name: [(scaling, A, B), ...]}} for a LoRA model (its active adapters; the
+    change is the sum of scaling * B @ A), else {"weights": {name: the trained weight}} for every
+    weight that requires grad."""
     import torch
 
     deltas: dict[str, Any] = {}
@@ -70,12 +71,12 @@ def trained_change(model: Any) -> dict[str, dict[str, Any]]:
             for adapter in module.active_adapters:
                 if adapter not in module.lora_A:
                     continue
-                a = module.lora_A[adapter].weight.float()  # [r, in]
-                b = module.lora_B[adapter].weight.float()  # [out, r]
+                a = module.lora_A[adapter].weight.detach().float().clone()  # [r, in]
+                b = module.lora_B[adapter].weight.detach().float().clone()  # [out, r]
                 key = _base_name(name) + ".weight"
-                deltas[key] = deltas.get(key, 0.0) + module.scaling[adapter] * (b @ a)
+                deltas.setdefault(key, []).append((float(module.scaling[adapter]), a, b))
         if deltas:
-            return {"delta": deltas}
+            return {"lora": deltas}
         weights = {
             _base_name(n): p.detach().float().clone()
             for n, p in model.named_parameters()
@@ -90,9 +91,11 @@ def save_change(model: Any, path: Path) -> None:
     torch.save(trained_change(model), path)
 
 
-def response_logprobs(model: Any, samples: Sequence[Any]) -> list[list[float]]:
-    """Each sample's response-token log-probs under `model` (temperature 1, float32, no grad),
-    `EVAL_ROWS` right-padded samples per pass."""
+def response_logprobs(
+    model: Any, samples: Sequence[Any], temperature: float = 1.0
+) -> list[list[float]]:
+    """Each sample's response-token log-probs under `model` (of logits / `temperature`, float32,
+    no grad), `EVAL_ROWS` right-padded samples per pass."""
     import torch
 
     from mars2.engine.logprobs import token_logprobs
@@ -109,18 +112,27 @@ def response_logprobs(model: Any, samples: Sequence[Any]) -> list[list[float]]:
             ids[i, : len(seq)], mask[i, : len(seq)] = torch.tensor(seq), 1
             positions[i, len(s.prompt_ids) - 1 : len(seq) - 1] = 1
         with torch.no_grad():
-            logp = token_logprobs(model, ids, mask, positions=positions)  # [B, T-1]
+            logp = token_logprobs(model, ids, mask, temperature=temperature, positions=positions)
         for i, s in enumerate(chunk):
             begin = len(s.prompt_ids) - 1
             out.append(logp[i, begin : begin + len(s.response_ids)].tolist())
     return out
 
 
+def lora_delta(factors: Sequence[tuple[float, Any, Any]]) -> Any:
+    """The weight change of one layer's adapters: the sum of scaling * B @ A."""
+    return sum(scaling * (b @ a) for scaling, a, b in factors)
+
+
 def evaluate_changes(
-    model_name: str, samples_for: Callable[[Any], Sequence[Any]], changes: Mapping[str, Path]
+    model_name: str,
+    samples_for: Callable[[Any], Sequence[Any]],
+    changes: Mapping[str, Path],
+    temperature: float = 1.0,
 ) -> dict[str, float]:
     """`learning_effect` of each saved change (`save_change`) on the batch `samples_for(model)`,
-    each applied in turn to one float32 copy of `model_name`'s initial weights."""
+    each applied in turn to one float32 copy of `model_name`'s initial weights; log-probs of
+    logits / `temperature` (the loss's)."""
     import torch
 
     from mars2.agents import load_model
@@ -128,23 +140,24 @@ def evaluate_changes(
     model, _ = load_model(model_name, dtype="float32")
     model.eval()
     samples = samples_for(model)
-    before = response_logprobs(model, samples)
+    before = response_logprobs(model, samples, temperature)
     advantages = [s.advantage for s in samples]
     params = dict(model.named_parameters())
     effects = {}
     for name, path in changes.items():
         change = torch.load(path, weights_only=True)
-        tensors = change.get("delta") or change["weights"]
+        tensors = change.get("lora") or change["weights"]
         kept = {k: params[k].detach().clone() for k in tensors if k in params}
         missing = sorted(set(tensors) - set(params))
         assert not missing, f"{name}: weights the model does not have: {missing[:3]}"
         with torch.no_grad():
             for key, tensor in tensors.items():
-                if "delta" in change:
-                    params[key].add_(tensor)
+                if "lora" in change:
+                    params[key].add_(lora_delta(tensor))
                 else:
                     params[key].copy_(tensor)
-            effects[name] = learning_effect(before, response_logprobs(model, samples), advantages)
+            after = response_logprobs(model, samples, temperature)
+            effects[name] = learning_effect(before, after, advantages)
             for key, original in kept.items():
                 params[key].copy_(original)
     return effects

@@ -117,7 +117,8 @@ def test_trained_change_of_a_lora_layer(learning: ModuleType) -> None:
     with torch.no_grad():
         layer.lora_A["default"].weight.copy_(torch.tensor([[1.0, 0.0, 2.0], [0.0, 1.0, 0.0]]))
         layer.lora_B["default"].weight.copy_(torch.tensor([[1.0, 0.0], [0.0, 3.0]]))
-    delta = learning.trained_change(model)["delta"]
-    assert list(delta) == ["proj.weight"]  # the base model's own name
+    factors = learning.trained_change(model)["lora"]
+    assert list(factors) == ["proj.weight"]  # the base model's own name
     # scaling alpha / r = 2: 2 * B @ A
-    assert delta["proj.weight"].tolist() == [[2.0, 0.0, 4.0], [0.0, 6.0, 0.0]]
+    delta = learning.lora_delta(factors["proj.weight"])
+    assert delta.tolist() == [[2.0, 0.0, 4.0], [0.0, 6.0, 0.0]]

@@ -7,6 +7,7 @@ gpu_check.py and gpu_smoke.sh). A new bench must support `--smoke` (or be listed
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -122,3 +123,62 @@ def test_trained_change_of_a_lora_layer(learning: ModuleType) -> None:
     # scaling alpha / r = 2: 2 * B @ A
     delta = learning.lora_delta(factors["proj.weight"])
     assert delta.tolist() == [[2.0, 0.0, 4.0], [0.0, 6.0, 0.0]]
+
+
+@pytest.fixture
+def llamacpp() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        yield importlib.import_module("_llamacpp")
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
+def test_llama_cpp_rows_skip_with_the_install_command(
+    llamacpp: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "llama_cpp" else real(name)
+    )
+    why = llamacpp.missing()
+    assert why is not None and "pip install llama-cpp-python" in why
+
+
+def test_llama_cpp_sampling_keeps_the_top_p_nucleus(llamacpp: ModuleType) -> None:
+    import numpy as np
+
+    logits = np.log(np.array([0.5, 0.3, 0.2]))
+    rng = np.random.default_rng(0)
+    # top-p 0.4: the first token alone reaches it; its log-prob is of the uncut distribution
+    assert [llamacpp.sample(logits, 1.0, 0.4, rng)[0] for _ in range(20)] == [0] * 20
+    assert llamacpp.sample(logits, 1.0, 0.4, rng)[1] == pytest.approx(np.log(0.5))
+    # top-p 0.6: tokens 0 and 1 (0.5 + 0.3 >= 0.6), never token 2
+    assert {llamacpp.sample(logits, 1.0, 0.6, rng)[0] for _ in range(200)} == {0, 1}
+    # temperature 0.5 squares the odds: p = [25, 9, 4] / 38
+    assert llamacpp.sample(logits, 0.5, 0.4, rng)[1] == pytest.approx(np.log(25 / 38))
+
+
+def test_f16_copy_of_a_gguf(llamacpp: ModuleType, tmp_path: Path) -> None:
+    import gguf
+    import numpy as np
+
+    source = tmp_path / "tiny.gguf"
+    writer = gguf.GGUFWriter(source, "llama")
+    writer.add_file_type(7)  # Q8_0
+    weight = np.linspace(-1.0, 1.0, 64, dtype=np.float32).reshape(2, 32)
+    quantized = gguf.quants.quantize(weight, gguf.GGMLQuantizationType.Q8_0)
+    writer.add_tensor("w", quantized, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+    writer.add_tensor("norm", np.ones(32, dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    out = llamacpp.f16_gguf(source, tmp_path / "tiny.F16.gguf")
+    reader = gguf.GGUFReader(out)
+    assert reader.fields["general.file_type"].contents() == 1  # F16
+    tensors = {t.name: t for t in reader.tensors}
+    assert tensors["w"].tensor_type == gguf.GGMLQuantizationType.F16
+    assert tensors["norm"].tensor_type == gguf.GGMLQuantizationType.F32
+    expected = gguf.quants.dequantize(quantized, gguf.GGMLQuantizationType.Q8_0)
+    assert np.array(tensors["w"].data).reshape(2, 32) == pytest.approx(expected, abs=1e-3)

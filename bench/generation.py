@@ -17,13 +17,21 @@ Each run is timed in wall seconds and in CPU seconds of this process (all its th
 shared machine the CPU-time ratio (`speedup_vs_generate_cpu_time`, best with `--threads 1`) is
 far less disturbed by other jobs than the wall-time one.
 
+llama.cpp rows (`smollm2-135m` only; `--no-llama-cpp` leaves them out): llama.cpp's own
+batched decoding through `llama-cpp-python` (bench/_llamacpp.py; an optional dependency,
+`CMAKE_ARGS="-DGGML_NATIVE=ON" pip install llama-cpp-python`, the rows are skipped with that
+command where it is missing) on the bundled Q4_1 GGUF and on an F16 copy of it, with the same
+prompt token ids, token budget, temperature and top-p, the same threads. The column "learner-
+exact log-probs" says which rows' log-probs are the learner's own (an engine on the model's
+float32 weights); the others are corrected by truncated importance sampling.
+
 The mismatch of each engine: the learner (the fp32 model, `mars2.engine.logprobs.token_logprobs`) rescores
 the engine's completions; we report mean |logp_rollout - logp_learner| over response tokens and
 the TIS weights min(exp(logp_learner - logp_rollout), C) (mean, max; C = `LossConfig.tis_cap`).
 
 `--json` prints {"speedup_vs_generate": default engine / generate at the largest batch,
 "tokens_per_s": {engine: {B: tok/s}}, "ratio": {engine: {B: ours / generate}},
-"mismatch": {engine: {...}}, "runs": every (engine, B, tok/s) measured}.
+"mismatch": {engine: {...}}, "learner_exact_logprobs", "llama_cpp_skipped", "runs": every (engine, B, tok/s) measured}.
 """
 
 from __future__ import annotations

@@ -76,6 +76,15 @@ column, paid once per `train()` call); mars2 builds its optimizer with the Train
 
     python bench/grpo_step.py [--quick] [--smoke] [--json] [--threads N] [--contenders mars2,trl]
 
+The learning check: each worker saves its update's change and the samples the update took
+(after its peak is read); the driver rescores each side's own samples in float32 before and
+after the change (bench/_learning.py): the "learning" column is the mean over samples of
+sign(advantage) x the mean change of the sample's response-token log-probs (at the sampling
+temperature). The two sides' samples differ, so their ratio is indicative; mars2 below 0.8x
+TRL's float32 row (`--contenders mars2,trl,mars2-fp32,trl-fp32`; else TRL's matched row) is
+flagged LEARNS LESS. `--quick`'s peak-memory ratio is dominated by fixed costs, which the
+output says (`peak_mem_basis`).
+
 `--quick`: 4 problems x 4 samples, at most 64 new tokens (under 3 minutes on an idle 2-core
 machine). `--smoke`: the tiny-random model, 2 problems x 2 samples, 8 new tokens (seconds; the
 figures mean nothing: for tests). `--json` prints {"speedup_vs_trl": TRL wall / mars2 wall,

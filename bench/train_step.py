@@ -50,7 +50,18 @@ time after synchronising.
 
     python bench/train_step.py [--quick] [--smoke] [--json] [--steps N] [--contenders ...]
 
-`--quick`: the headline pair only (mars2-lora, trl-lora), 8 samples of ~96 + 48 tokens.
+The learning check: each contender's worker saves the change its `steps + 1` updates made
+(after its peak is read); the driver applies each to one float32 copy of the initial weights
+and rescores the batch (bench/_learning.py): the "learning" column is the mean over samples of
+sign(advantage) x the mean change of the sample's response-token log-probs. Each mars2 row is
+checked against TRL's float32 row of its adapter, and each side's matched-precision row against
+its float32 row: below 0.8x is flagged LEARNS LESS (the lines under the table; `--json`:
+`learning`).
+
+`--quick`: the headline pair (mars2-lora, trl-lora) and, where the matched precision is not
+fp32, the same pair in fp32 (the learning check's reference), 8 samples of ~96 + 48 tokens:
+its peak-memory ratio is dominated by fixed costs (model, imports), which the output says
+(`peak_mem_basis`); quote the full batch's.
 `--smoke`: tiny-random, mars2-lora and trl-lora only, 4 samples of ~8 + 4 tokens, one timed
 step (seconds per contender; the figures mean nothing: for tests). `--json` prints
 `speedup_vs_trl` and `peak_mem_ratio_vs_trl` of the LoRA pair (mars2-lora / trl-lora) and each

@@ -26,6 +26,7 @@ import numpy as np
 
 INSTALL = 'CMAKE_ARGS="-DGGML_NATIVE=ON" pip install llama-cpp-python'
 F16 = 1  # llama_ftype LLAMA_FTYPE_MOSTLY_F16
+CANDIDATES = 256  # tokens sorted for top-p before falling back to the whole vocabulary
 
 
 def missing() -> str | None:
@@ -171,7 +172,12 @@ def sample(
     scaled = logits / temperature
     logp = scaled - scaled.max()
     logp -= np.log(np.exp(logp).sum())
-    order = np.argsort(-logp)
+    # the nucleus almost always lies in the top CANDIDATES: sort those alone (a full sort of the
+    # vocabulary per token would cost more than llama.cpp's decode step); else sort everything
+    order = np.argpartition(-logp, CANDIDATES)[:CANDIDATES] if logp.size > CANDIDATES else None
+    if order is None or np.exp(logp[order]).sum() < top_p:
+        order = np.arange(logp.size)
+    order = order[np.argsort(-logp[order])]
     probs = np.exp(logp[order])
     keep = int(np.searchsorted(np.cumsum(probs), top_p)) + 1  # the smallest set reaching top_p
     kept = probs[:keep] / probs[:keep].sum()

@@ -317,7 +317,7 @@ def main() -> None:
             )
         )
         return
-    console = Console()
+    console = Console(width=max(Console().width, 160))
     table = Table(
         title=f"{args.model}: generated tokens/s on CPU ({torch.get_num_threads()} threads), "
         f"{new_tokens} new tokens, {repeats} repeat(s)"

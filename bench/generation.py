@@ -17,13 +17,21 @@ Each run is timed in wall seconds and in CPU seconds of this process (all its th
 shared machine the CPU-time ratio (`speedup_vs_generate_cpu_time`, best with `--threads 1`) is
 far less disturbed by other jobs than the wall-time one.
 
+llama.cpp rows (`smollm2-135m` only; `--no-llama-cpp` leaves them out): llama.cpp's own
+batched decoding through `llama-cpp-python` (bench/_llamacpp.py; an optional dependency,
+`CMAKE_ARGS="-DGGML_NATIVE=ON" pip install llama-cpp-python`, the rows are skipped with that
+command where it is missing) on the bundled Q4_1 GGUF and on an F16 copy of it, with the same
+prompt token ids, token budget, temperature and top-p, the same threads. The column "learner-
+exact log-probs" says which rows' log-probs are the learner's own (an engine on the model's
+float32 weights); the others are corrected by truncated importance sampling.
+
 The mismatch of each engine: the learner (the fp32 model, `mars2.engine.logprobs.token_logprobs`) rescores
 the engine's completions; we report mean |logp_rollout - logp_learner| over response tokens and
 the TIS weights min(exp(logp_learner - logp_rollout), C) (mean, max; C = `LossConfig.tis_cap`).
 
 `--json` prints {"speedup_vs_generate": default engine / generate at the largest batch,
 "tokens_per_s": {engine: {B: tok/s}}, "ratio": {engine: {B: ours / generate}},
-"mismatch": {engine: {...}}, "runs": every (engine, B, tok/s) measured}.
+"mismatch": {engine: {...}}, "learner_exact_logprobs", "llama_cpp_skipped", "runs": every (engine, B, tok/s) measured}.
 """
 
 from __future__ import annotations
@@ -32,7 +40,9 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -45,6 +55,9 @@ from mars2.agents.models import load_model
 from mars2.config import AgentConfig, LossConfig
 from mars2.engine.logprobs import token_logprobs
 from mars2.types import Completion
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _llamacpp
 
 ENGINES = ("auto", "model", "bfloat16", "model/transformers", "bfloat16/transformers", "int8")
 PROBLEMS = [
@@ -120,6 +133,54 @@ def mismatch(model: Any, completions: list[Completion], agent: AgentConfig) -> d
     }
 
 
+def learner_exact(engine: str) -> str:
+    """Whether `engine`'s rollout log-probs are the learner's (what RL's ratios need as they are):
+    only an engine on the model's own float32 weights computes them; a bfloat16 or int8 copy and
+    llama.cpp (other kernels, and for the bundled GGUF its 4-bit weights) differ by the
+    mismatch shown, which truncated importance sampling corrects; `generate` returns none."""
+    if engine == "generate":
+        return "none"
+    if engine.startswith("llama.cpp"):
+        return "no"
+    return "yes" if engine.split("/")[0] == "model" else "no"
+
+
+def llama_cpp_rows(
+    model_name: str, tokenizer: Any, agent: AgentConfig, batches: list[int]
+) -> tuple[dict[str, Any], str | None]:
+    """{row name: BatchedLlama} of the bundled GGUF and its F16 copy, or ({}, why not)."""
+    from mars2.agents.models import models_dir, smollm2_gguf
+
+    why = _llamacpp.missing()
+    if why is None and model_name != "smollm2-135m":
+        why = f"llama.cpp rows skipped: only for smollm2-135m (its bundled GGUF), not {model_name}"
+    if why is not None:
+        return {}, why
+    longest = max(len(prompt_ids(tokenizer, agent, i)) for i in range(max(batches)))
+    context = longest + agent.max_new_tokens + 1
+    threads = torch.get_num_threads()
+    rows = _llamacpp.gguf_rows(smollm2_gguf(), models_dir())
+    return {
+        n: _llamacpp.BatchedLlama(p, max(batches), context, threads) for n, p in rows.items()
+    }, None
+
+
+def prompt_ids(tokenizer: Any, agent: AgentConfig, i: int) -> list[int]:
+    """The engine's own prompt of request `i`: the chat template's token ids."""
+    return list(encode_chat(tokenizer, messages(i), agent.max_prompt_tokens))
+
+
+def run_llama_cpp(
+    llama: Any, tokenizer: Any, agent: AgentConfig, batch: int
+) -> tuple[int, float, float, list[Any]]:
+    """(tokens, wall seconds, process CPU seconds, rows) of one llama.cpp batch."""
+    prompts = [prompt_ids(tokenizer, agent, i) for i in range(batch)]
+    rows, wall, cpu = llama.generate(
+        prompts, agent.max_new_tokens, agent.temperature, agent.top_p, 0
+    )
+    return sum(r.response_len for r in rows), wall, cpu, rows
+
+
 def run_raw(model: Any, tokenizer: Any, agent: AgentConfig, batch: int) -> tuple[int, float, float]:
     return raw_generate(model, tokenizer, agent, [messages(i) for i in range(batch)])
 
@@ -170,6 +231,9 @@ def main() -> None:
     )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    parser.add_argument(
+        "--no-llama-cpp", action="store_true", help="leave out the llama.cpp rows (llama_cpp)"
+    )
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -194,8 +258,13 @@ def main() -> None:
     for policy in policies.values():  # warm up
         run_ours(policy, 1)
     run_raw(model, tokenizer, agent, 1)
+    llamas, skipped = ({}, "llama.cpp rows left out (--no-llama-cpp)")
+    if not args.no_llama_cpp:
+        llamas, skipped = llama_cpp_rows(args.model, tokenizer, agent, batches)
+    for llama in llamas.values():  # warm up
+        run_llama_cpp(llama, tokenizer, agent, 1)
     runs: list[dict[str, Any]] = []
-    tps: dict[str, dict[int, float]] = {e: {} for e in [*engines, "generate"]}
+    tps: dict[str, dict[int, float]] = {e: {} for e in [*engines, *llamas, "generate"]}
     cpu_tps: dict[str, dict[int, float]] = {e: {} for e in tps}
     completions: dict[str, list[Completion]] = {}
     for batch in batches:
@@ -204,6 +273,10 @@ def main() -> None:
             for e in tps:
                 if e == "generate":
                     tokens, wall, cpu = run_raw(model, tokenizer, agent, batch)
+                elif e in llamas:
+                    tokens, wall, cpu, completions[e] = run_llama_cpp(
+                        llamas[e], tokenizer, agent, batch
+                    )
                 else:
                     tokens, wall, cpu, completions[e] = run_ours(policies[e], batch)
                 totals[e] = [totals[e][0] + tokens, totals[e][1] + wall, totals[e][2] + cpu]
@@ -215,9 +288,12 @@ def main() -> None:
             tps[e][batch], cpu_tps[e][batch] = tokens / wall, tokens / cpu
     for policy in policies.values():
         policy.close()
-    ratio = {e: {b: tps[e][b] / tps["generate"][b] for b in batches} for e in engines}
-    cpu_ratio = {e: {b: cpu_tps[e][b] / cpu_tps["generate"][b] for b in batches} for e in engines}
-    mismatches = {e: mismatch(model, completions[e], agent) for e in engines}
+    for llama in llamas.values():
+        llama.close()
+    rated = [*engines, *llamas]
+    ratio = {e: {b: tps[e][b] / tps["generate"][b] for b in batches} for e in rated}
+    cpu_ratio = {e: {b: cpu_tps[e][b] / cpu_tps["generate"][b] for b in batches} for e in rated}
+    mismatches = {e: mismatch(model, completions[e], agent) for e in rated}
     default = engines[0]
     if args.json:
         print(
@@ -234,26 +310,30 @@ def main() -> None:
                     "tokens_per_cpu_s": cpu_tps,
                     "cpu_ratio": cpu_ratio,
                     "mismatch": mismatches,
+                    "learner_exact_logprobs": {e: learner_exact(e) for e in tps},
+                    "llama_cpp_skipped": skipped,
                     "runs": runs,
                 }
             )
         )
         return
-    console = Console()
+    console = Console(width=max(Console().width, 160))
     table = Table(
         title=f"{args.model}: generated tokens/s on CPU ({torch.get_num_threads()} threads), "
         f"{new_tokens} new tokens, {repeats} repeat(s)"
     )
     columns = [f"B={b}" for b in batches] + [f"x generate B={b}" for b in batches]
     columns += [f"x generate B={b}, CPU time" for b in batches]
-    for col in ("engine", *columns):
+    for col in ("engine", *columns, "learner-exact log-probs"):
         table.add_column(col, justify="right")
     for e in tps:
         row = [f"{tps[e][b]:.1f}" for b in batches]
         row += [f"{tps[e][b] / tps['generate'][b]:.2f}" for b in batches]
         row += [f"{cpu_tps[e][b] / cpu_tps['generate'][b]:.2f}" for b in batches]
-        table.add_row(e, *row)
+        table.add_row(e, *row, learner_exact(e))
     console.print(table)
+    if skipped:
+        console.print(skipped)
     table = Table(title="rollout vs learner log-probs (last batch's completions)")
     for col in ("engine", "mean |dlogp|", "max |dlogp|", "TIS w mean", "TIS w max"):
         table.add_column(col, justify="right")

@@ -76,6 +76,15 @@ column, paid once per `train()` call); mars2 builds its optimizer with the Train
 
     python bench/grpo_step.py [--quick] [--smoke] [--json] [--threads N] [--contenders mars2,trl]
 
+The learning check: each worker saves its update's change and the samples the update took
+(after its peak is read); the driver rescores each side's own samples in float32 before and
+after the change (bench/_learning.py): the "learning" column is the mean over samples of
+sign(advantage) x the mean change of the sample's response-token log-probs (at the sampling
+temperature). The two sides' samples differ, so their ratio is indicative; mars2 below 0.8x
+TRL's float32 row (`--contenders mars2,trl,mars2-fp32,trl-fp32`; else TRL's matched row) is
+flagged LEARNS LESS. `--quick`'s peak-memory ratio is dominated by fixed costs, which the
+output says (`peak_mem_basis`).
+
 `--quick`: 4 problems x 4 samples, at most 64 new tokens (under 3 minutes on an idle 2-core
 machine). `--smoke`: the tiny-random model, 2 problems x 2 samples, 8 new tokens (seconds; the
 figures mean nothing: for tests). `--json` prints {"speedup_vs_trl": TRL wall / mars2 wall,
@@ -113,7 +122,12 @@ from rich.table import Table  # noqa: E402
 
 from mars2.machine import cpu_times, stolen_share  # noqa: E402
 
-CONTENDERS = ("mars2", "trl")
+sys.path.insert(0, str(ROOT / "bench"))
+from _learning import check_lines, evaluate_changes, save_change  # noqa: E402
+
+# "-fp32": the same contender training in float32 (the learning check's reference precision)
+CONTENDERS = ("mars2", "trl", "mars2-fp32", "trl-fp32")
+DEFAULT_CONTENDERS = "mars2,trl"
 PROBLEMS = "bundled:core"
 TEMPERATURE, TOP_P = 0.8, 1.0
 CLIP_LOW, CLIP_HIGH = 0.2, 0.28  # mars2's LossConfig defaults; TRL: epsilon, epsilon_high
@@ -136,7 +150,7 @@ QUICK = StepSpec(model="smollm2-135m", problems=4, samples=4, max_new_tokens=64,
 SMOKE = StepSpec(model="tiny-random", problems=2, samples=2, max_new_tokens=8, micro_batch=2)
 
 
-def mars2_config(spec: StepSpec) -> Any:
+def mars2_config(spec: StepSpec, precision: str = "auto") -> Any:
     """The default config with one trainable agent (the default coder: SmolLM2, LoRA rank 16),
     mode grpo, one step of one rollout round over exactly the first `spec.problems` problems."""
     from mars2.config import load_config
@@ -150,7 +164,7 @@ def mars2_config(spec: StepSpec) -> Any:
             f"train.samples_per_problem={spec.samples}",
             "train.min_samples_per_agent=0",
             "train.updates_per_step=1",
-            "train.precision=auto",
+            f"train.precision={precision}",
             f"data.train={PROBLEMS}",
             "data.train_split=train",
             f"data.limit={spec.problems}",
@@ -179,15 +193,24 @@ def mars2_config(spec: StepSpec) -> Any:
 # ---------------------------------------------------------------- workers (one per subprocess)
 
 
-def run_mars2(spec: StepSpec) -> dict[str, Any]:
+def run_mars2(spec: StepSpec, precision: str) -> tuple[dict[str, Any], Any, list[Any]]:
     """Build a Trainer (models, engine, learner: not timed), then time `Trainer.train_step`
-    directly: no step-0 or final evaluation, no checkpoint."""
+    directly: no step-0 or final evaluation, no checkpoint. Also returns the learner's model and
+    the samples its update took (the learning check's)."""
     from mars2.training.loop import Trainer
 
-    config = mars2_config(spec)
+    config = mars2_config(spec, precision)
     run_dir = tempfile.TemporaryDirectory(prefix="bench-grpo-mars2-")
     trainer = Trainer(config, Path(run_dir.name))
     assert [p.id for p in trainer.problems] == [p.id for p in _problems(spec)]
+    learner, trained = trainer.learners[0], []
+    update = learner.update
+
+    def recorded(samples: list[Any]) -> Any:
+        trained.extend(samples)
+        return update(samples)
+
+    learner.update = recorded
     loop = asyncio.new_event_loop()
     try:
         with trainer.placement.sandbox() as sandbox:
@@ -204,7 +227,7 @@ def run_mars2(spec: StepSpec) -> dict[str, Any]:
         trainer.placement.close()
         loop.close()
         run_dir.cleanup()
-    return {
+    result = {
         "wall_s": wall,
         "overhead_s": 0.0,  # the timed call is the step itself
         "rollout_s": metrics["time/rollout"],
@@ -213,11 +236,13 @@ def run_mars2(spec: StepSpec) -> dict[str, Any]:
         "trained": int(metrics["train/samples"]),
         "reward_mean": metrics["train/reward/mean"],
     }
+    return result, learner.model, trained
 
 
-def run_trl(spec: StepSpec) -> dict[str, Any]:
+def run_trl(spec: StepSpec, precision: str) -> tuple[dict[str, Any], Any, list[Any]]:
     """Build a GRPOTrainer (not timed) whose reward function grades in mars2's sandbox, then time
-    `trainer.train()` for `max_steps=1`."""
+    `trainer.train()` for `max_steps=1`. Also returns the trained model and the samples its
+    update took (prompt, completion and advantage of each row generated)."""
     import logging
     import warnings
 
@@ -233,10 +258,10 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore")
-    config = mars2_config(spec)
+    config = mars2_config(spec, precision)
     agent = config.agents[0]
     problems = {p.id: p for p in _problems(spec)}
-    bf16 = resolve_precision("auto", torch.device("cpu")) == "bf16"
+    bf16 = resolve_precision(precision, torch.device("cpu")) == "bf16"
     model, tokenizer = load_model(spec.model, device="cpu", dtype="bfloat16" if bf16 else "float32")
     total = spec.problems * spec.samples
     micro = min(spec.micro_batch, total)
@@ -314,16 +339,18 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
             marks.setdefault("first_generation", t0)
             out = generate_and_score(*a, **k)
             graded["rollout_s"].append(time.perf_counter() - t0)
+            generated.append(out)  # read after the step
             return out
 
         trainer._generate_and_score_completions = timed
+        generated: list[dict[str, Any]] = []
         start = time.perf_counter()
         trainer.train()
         end = time.perf_counter()
     out_dir.cleanup()
     assert trainer.state.global_step == 1, trainer.state.global_step
     rewards = graded["rewards"]
-    return {
+    result = {
         "wall_s": end - start,
         # train()'s own set-up before the first generation (optimizer, data loader, ...) and
         # its wrap-up after the optimizer step: part of the step a user waits for, but paid once
@@ -334,6 +361,24 @@ def run_trl(spec: StepSpec) -> dict[str, Any]:
         "trained": len(rewards),
         "reward_mean": sum(rewards) / max(len(rewards), 1),
     }
+    return result, trainer.model, [row for out in generated for row in _trl_rows(out)]
+
+
+def _trl_rows(out: dict[str, Any]) -> list[Any]:
+    """The rows of one `_generate_and_score_completions` output as samples: unpadded prompt and
+    completion token ids, advantage."""
+    from types import SimpleNamespace
+
+    rows = []
+    for r in range(out["prompt_ids"].shape[0]):
+        prompt = out["prompt_ids"][r][out["prompt_mask"][r].bool()].tolist()
+        response = out["completion_ids"][r][out["completion_mask"][r].bool()].tolist()
+        if response:
+            advantage = float(out["advantages"][r])
+            rows.append(
+                SimpleNamespace(prompt_ids=prompt, response_ids=response, advantage=advantage)
+            )
+    return rows
 
 
 def _problems(spec: StepSpec) -> list[Any]:
@@ -342,27 +387,58 @@ def _problems(spec: StepSpec) -> list[Any]:
     return load_problems(PROBLEMS, split="train", limit=spec.problems, warn=False)
 
 
-def worker(name: str, spec: StepSpec, threads: int) -> dict[str, Any]:
+def worker(name: str, spec: StepSpec, threads: int, change: str | None) -> dict[str, Any]:
     """Run contender `name`'s step in this process (`threads` torch threads, 0: torch's
-    default); add the thread count and the RSS high-water mark."""
+    default); add the thread count and the RSS high-water mark; then save the update's change
+    to `change` and the samples it took beside it (`.json`), for the learning check."""
     import torch
 
     torch.manual_seed(SEED)
     if threads > 0:
         torch.set_num_threads(threads)
-    result = run_mars2(spec) if name == "mars2" else run_trl(spec)
+    precision = "fp32" if name.endswith("-fp32") else "auto"
+    run = run_mars2 if name.startswith("mars2") else run_trl
+    result, model, samples = run(spec, precision)
     result["threads"] = torch.get_num_threads()
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB
+    if change:  # after the peak is read
+        save_change(model, Path(change))
+        batch = [[s.prompt_ids, s.response_ids, s.advantage] for s in samples]
+        Path(change).with_suffix(".json").write_text(json.dumps(batch))
     return result
+
+
+def learning_effects(spec: StepSpec, changes: dict[str, Path]) -> dict[str, float]:
+    """Each contender's learning effect on the samples its own update took."""
+    from types import SimpleNamespace
+
+    effects = {}
+    for name, path in changes.items():
+        batch = [
+            SimpleNamespace(prompt_ids=p, response_ids=r, advantage=a)
+            for p, r, a in json.loads(path.with_suffix(".json").read_text())
+        ]
+        one = {name: path}
+        effects |= evaluate_changes(spec.model, lambda _, b=batch: b, one, temperature=TEMPERATURE)
+    return effects
+
+
+def learning_pairs(names: list[str]) -> list[tuple[str, str]]:
+    """(row, reference) for the learning check: mars2 at each precision against TRL's float32
+    row (TRL's matched row where no float32 row ran), each side against its float32 row."""
+    reference = "trl-fp32" if "trl-fp32" in names else "trl"
+    pairs = [(n, reference) for n in ("mars2", "mars2-fp32") if n in names]
+    pairs += [(n, f"{n}-fp32") for n in ("mars2", "trl") if {n, f"{n}-fp32"} <= set(names)]
+    return [pair for pair in pairs if pair[1] in names]
 
 
 # ---------------------------------------------------------------- driver
 
 
-def measure(name: str, spec: StepSpec, threads: int) -> dict[str, Any]:
+def measure(name: str, spec: StepSpec, threads: int, change: Path) -> dict[str, Any]:
     """Run one contender's worker in a fresh Python process and parse its last JSON line."""
     cmd = [sys.executable, __file__, "--worker", name, "--spec", json.dumps(asdict(spec))]
-    cmd += ["--threads", str(threads)]
+    cmd += ["--threads", str(threads), "--change", str(change)]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     if proc.returncode != 0:
@@ -379,6 +455,7 @@ COLUMNS = (  # (title, key, format)
     ("tok/s", "tok_s", "{:.1f}"),
     ("peak MB", "peak_rss_mb", "{:.0f}"),
     ("reward", "reward_mean", "{:.3f}"),
+    ("learning", "effect", "{:.2e}"),  # sign(advantage)-weighted log-prob change, bench/_learning
     ("steal", "steal", "{:.0%}"),  # the hypervisor's share of the machine's time meanwhile
 )
 
@@ -422,16 +499,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny-random, 2 x 2, 8 tokens (tests)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
-        "--contenders", default=",".join(CONTENDERS), help="comma-separated: mars2,trl"
+        "--contenders",
+        default=DEFAULT_CONTENDERS,
+        help=f"comma-separated, of {','.join(CONTENDERS)} (default {DEFAULT_CONTENDERS}; -fp32: "
+        "training in float32, the learning check's reference)",
     )
     parser.add_argument(
         "--threads", type=int, default=0, help="torch threads per contender (default: torch's)"
     )
     parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
+    parser.add_argument("--change", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        result = worker(args.worker, StepSpec(**json.loads(args.spec)), args.threads)
+        result = worker(args.worker, StepSpec(**json.loads(args.spec)), args.threads, args.change)
         sys.stdout.write(json.dumps(result) + "\n")
         return 0
     spec = SMOKE if args.smoke else QUICK if args.quick else FULL
@@ -441,10 +522,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown contenders {unknown}; choose from {', '.join(CONTENDERS)}")
     load_before = os.getloadavg()[0]
     rows = {}
-    for name in names:  # with the hypervisor's share of its time: a slow host shows
-        before = cpu_times()
-        rows[name] = measure(name, spec, args.threads)
-        rows[name]["steal"] = stolen_share(before, cpu_times())
+    with tempfile.TemporaryDirectory(prefix="bench-grpo-") as tmp:
+        changes = {name: Path(tmp) / f"{name}.pt" for name in names}
+        for name in names:  # with the hypervisor's share of its time: a slow host shows
+            before = cpu_times()
+            rows[name] = measure(name, spec, args.threads, changes[name])
+            rows[name]["steal"] = stolen_share(before, cpu_times())
+        effects = learning_effects(spec, changes)
+    checks = check_lines(effects, learning_pairs(names))
+    for name, effect in effects.items():
+        rows[name]["effect"] = effect
     for r in rows.values():
         r["tok_s"] = r["tokens"] / r["wall_s"]
     figures: dict[str, Any] = {}
@@ -453,6 +540,17 @@ def main(argv: list[str] | None = None) -> int:
         figures["peak_mem_ratio_vs_trl"] = round(
             rows["mars2"]["peak_rss_mb"] / rows["trl"]["peak_rss_mb"], 3
         )
+    figures["peak_mem_basis"] = (
+        "quick step: fixed costs (models, imports) dominate both peaks; the full step's ratio "
+        "is the one to quote"
+        if args.quick or args.smoke
+        else "full step"
+    )
+    figures["learning"] = {
+        "effect": effects,
+        "checks": checks,
+        "learns_less": [line.split(" ")[0] for line in checks if "LEARNS LESS" in line],
+    }
     figures.update(rows)
     figures["spec"] = asdict(spec)
     figures["load_avg_1min"] = {"before": load_before, "after": os.getloadavg()[0]}
@@ -460,6 +558,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(json.dumps(figures) + "\n")
     else:
         print_table(spec, rows, Console())
+        print(f"peak memory ratio: {figures['peak_mem_basis']}")
+        print("learning check (each side's effect on its own step's samples):")
+        print("\n".join(f"  {line}" for line in checks) or "  no reference row run")
     return 0
 
 

@@ -50,7 +50,18 @@ time after synchronising.
 
     python bench/train_step.py [--quick] [--smoke] [--json] [--steps N] [--contenders ...]
 
-`--quick`: the headline pair only (mars2-lora, trl-lora), 8 samples of ~96 + 48 tokens.
+The learning check: each contender's worker saves the change its `steps + 1` updates made
+(after its peak is read); the driver applies each to one float32 copy of the initial weights
+and rescores the batch (bench/_learning.py): the "learning" column is the mean over samples of
+sign(advantage) x the mean change of the sample's response-token log-probs. Each mars2 row is
+checked against TRL's float32 row of its adapter, and each side's matched-precision row against
+its float32 row: below 0.8x is flagged LEARNS LESS (the lines under the table; `--json`:
+`learning`).
+
+`--quick`: the headline pair (mars2-lora, trl-lora) and, where the matched precision is not
+fp32, the same pair in fp32 (the learning check's reference), 8 samples of ~96 + 48 tokens:
+its peak-memory ratio is dominated by fixed costs (model, imports), which the output says
+(`peak_mem_basis`); quote the full batch's.
 `--smoke`: tiny-random, mars2-lora and trl-lora only, 4 samples of ~8 + 4 tokens, one timed
 step (seconds per contender; the figures mean nothing: for tests). `--json` prints
 `speedup_vs_trl` and `peak_mem_ratio_vs_trl` of the LoRA pair (mars2-lora / trl-lora) and each
@@ -82,6 +93,9 @@ from rich.table import Table  # noqa: E402
 
 from mars2.machine import cpu_times, stolen_share  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from _learning import check_lines, effect_ratio, evaluate_changes, save_change  # noqa: E402
+
 MODEL = "smollm2-135m"
 # side-adapter[-variant]; "-fp32" rows are added where the matched precision is not fp32
 CONTENDERS = (
@@ -103,6 +117,8 @@ PAIRS = (
 )
 # what one mars2 feature buys: (with it, without it), shown as ratio rows of the table
 FEATURE_PAIRS = (("mars2-lora", "mars2-lora-dense"), ("mars2-lora", "mars2-lora-whole"))
+# each side's matched precision against float32, shown where the matched one is not float32
+PRECISION_PAIRS = (("mars2-lora", "mars2-lora-fp32"), ("trl-lora", "trl-lora-fp32"))
 CLIP_LOW, CLIP_HIGH = 3e-4, 4e-4  # GSPO paper's sequence-ratio clip range
 LR = 1e-6
 LORA_RANK, LORA_ALPHA = 16, 32  # the main job's adapter (mars2's default agents)
@@ -228,7 +244,7 @@ def run_mars2(
         from mars2.engine import logprobs
 
         logprobs.MIN_SHARED_PREFIX = 1 << 30
-    return lambda: learner.update(samples)
+    return (lambda: learner.update(samples)), learner.model
 
 
 def _trl_inputs(samples: list[Any], pad_id: int, device: Any) -> dict[str, Any]:
@@ -325,7 +341,7 @@ def run_trl(
         trainer.lr_scheduler.step()
         trainer.model.zero_grad(set_to_none=True)
 
-    return step
+    return step, trainer.model
 
 
 def _rss_mb() -> float:
@@ -339,8 +355,11 @@ def _rss_mb() -> float:
     return 0.0
 
 
-def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str) -> dict[str, Any]:
-    """Set up contender `name`, time `steps` optimizer steps after one warm-up, read the peak."""
+def worker(
+    name: str, spec: BatchSpec, steps: int, threads: int, model_name: str, change: str | None
+) -> dict[str, Any]:
+    """Set up contender `name`, time `steps` optimizer steps after one warm-up, read the peak,
+    then save the change the `steps + 1` updates made to `change` (the learning check's)."""
     import torch
 
     from mars2.agents import load_model
@@ -351,7 +370,7 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str
     model, tokenizer = load_model(model_name, dtype="bfloat16" if bf16_base else "float32")
     samples = make_batch(spec, model.config.vocab_size)
     make = run_mars2 if name.startswith("mars2") else run_trl
-    step = make(model, tokenizer, samples, spec, steps, name)
+    step, trained = make(model, tokenizer, samples, spec, steps, name)
     cuda = torch.cuda.is_available()
     if cuda:
         torch.cuda.reset_peak_memory_stats()
@@ -368,6 +387,9 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str
         times.append(time.perf_counter() - start)
         cpu_times.append(time.process_time() - cpu_start)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    peak_cuda = torch.cuda.max_memory_allocated() / 2**20 if cuda else None
+    if change:  # after the peak is read: saving copies weights
+        save_change(trained, Path(change))
     return {
         "times": times,
         "cpu_times": None if cuda else cpu_times,
@@ -375,7 +397,7 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str
         "prompt_tokens": sum(len(s.prompt_ids) for s in samples),
         "setup_rss_mb": setup_rss,
         "peak_rss_mb": peak_rss,
-        "peak_cuda_mb": torch.cuda.max_memory_allocated() / 2**20 if cuda else None,
+        "peak_cuda_mb": peak_cuda,
     }
 
 
@@ -383,11 +405,17 @@ def worker(name: str, spec: BatchSpec, steps: int, threads: int, model_name: str
 
 
 def measure(
-    name: str, spec: BatchSpec, steps: int, threads: int, model_name: str = MODEL
+    name: str,
+    spec: BatchSpec,
+    steps: int,
+    threads: int,
+    model_name: str = MODEL,
+    change: Path | None = None,
 ) -> dict[str, Any]:
-    """Run one contender's worker in a fresh Python process and parse its JSON line."""
+    """Run one contender's worker in a fresh Python process and parse its JSON line; the
+    worker saves its updates' change to `change` (when given)."""
     cmd = [sys.executable, __file__, "--worker", name, "--steps", str(steps)]
-    cmd += ["--model", model_name]
+    cmd += ["--model", model_name] + (["--change", str(change)] if change else [])
     cmd += ["--threads", str(threads), "--spec", json.dumps(asdict(spec))]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
@@ -433,27 +461,38 @@ def print_table(
         "prompt+resp tok/s",
         "peak (MB)",
         "train Δ (MB)",
+        "learning (nats)",
     )
     table.add_column("")
     for col in columns:
         table.add_column(col, justify="right")
-    keys = ("step_s", "wall_s", "resp_tok_s", "all_tok_s", "peak_mb", "train_mb")
+    keys = ("step_s", "wall_s", "resp_tok_s", "all_tok_s", "peak_mb", "train_mb", "effect")
     for name, r in rows.items():
-        table.add_row(name, *(f"{r[k]:.2f}" if k.endswith("_s") else f"{r[k]:.0f}" for k in keys))
-    for ours, trl in PAIRS:
-        if ours in rows and trl in rows:
-            a, b = rows[ours], rows[trl]
-            table.add_row(f"{ours} / {trl}", *(f"{a[k] / max(b[k], 1e-9):.2f}x" for k in keys))
-    for ours, other in FEATURE_PAIRS:
+        table.add_row(name, *(_cell(r, k) for k in keys))
+    for ours, other in PAIRS + FEATURE_PAIRS + PRECISION_PAIRS:
         if ours in rows and other in rows:
-            a, b = rows[ours], rows[other]
-            table.add_row(f"{ours} / {other}", *(f"{a[k] / max(b[k], 1e-9):.2f}x" for k in keys))
+            table.add_row(f"{ours} / {other}", *(_ratio(rows[ours], rows[other], k) for k in keys))
     console.print(table)
     console.print(
         "step: CPU seconds of the contender's process (CUDA: wall seconds); tok/s from it. "
         "peak: RSS high-water mark of the contender's own process (CUDA: max allocated); "
-        "train Δ: that peak minus the RSS after setup (model loaded, imports done)."
+        "train Δ: that peak minus the RSS after setup (model loaded, imports done). learning: "
+        "mean over samples of sign(advantage) x the mean change of the sample's response-token "
+        "log-probs after all the row's updates, rescored in float32 (docs/performance.md)."
     )
+
+
+def _cell(row: dict[str, float], key: str) -> str:
+    if key == "effect":
+        return "n/a" if row.get(key) is None else f"{row[key]:.2e}"
+    return f"{row[key]:.2f}" if key.endswith("_s") else f"{row[key]:.0f}"
+
+
+def _ratio(ours: dict[str, float], other: dict[str, float], key: str) -> str:
+    if key == "effect":
+        ratio = effect_ratio(ours.get(key), other.get(key))
+        return "n/a" if ratio is None else f"{ratio:.2f}x"
+    return f"{ours[key] / max(other[key], 1e-9):.2f}x"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -480,11 +519,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--worker", choices=CONTENDERS + FP32_ROWS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
+    parser.add_argument("--change", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     steps = args.steps or (1 if args.smoke else 2 if args.quick else 3)
     if args.worker:
         spec = BatchSpec(**json.loads(args.spec))
-        result = worker(args.worker, spec, steps, args.threads, args.model)
+        result = worker(args.worker, spec, steps, args.threads, args.model, args.change)
         sys.stdout.write(json.dumps(result) + "\n")
         return 0
     spec = SMOKE if args.smoke else QUICK if args.quick else TREE if args.batch == "tree" else FULL
@@ -492,7 +532,10 @@ def main(argv: list[str] | None = None) -> int:
     default = CONTENDERS + (FP32_ROWS if matched_precision() != "fp32" else ())
     if spec.group < 2:  # TRL's GRPO cannot take groups of one (the tree batch): mars2's rows
         default = tuple(n for n in default if n.startswith("mars2"))
-    pair_only = "mars2-lora,trl-lora"  # --smoke and --quick: the headline pair only (< 1 min)
+    # --smoke: the headline pair; --quick: the pair at each precision (its learning check)
+    pair_only = "mars2-lora,trl-lora"
+    if args.quick and matched_precision() != "fp32":
+        pair_only += "," + ",".join(FP32_ROWS)
     contenders = args.contenders or (pair_only if args.smoke or args.quick else ",".join(default))
     names = [n for n in contenders.split(",") if n]
     unknown = sorted(set(names) - set(CONTENDERS + FP32_ROWS))
@@ -504,27 +547,87 @@ def main(argv: list[str] | None = None) -> int:
             f"{spec.group}: choose mars2 contenders (e.g. --contenders mars2-lora,mars2-lora-whole)"
         )
     rows, steal = {}, {}
-    for name in names:  # the hypervisor's share of each contender's time: a slow host shows
-        before = cpu_times()
-        rows[name] = summarise(measure(name, spec, steps, args.threads, model_name))
-        steal[name] = stolen_share(before, cpu_times())
-    headline: dict[str, Any] = {}
-    for ours, trl in PAIRS:  # the first pair present gives the top-level figures
-        if ours in rows and trl in rows:
-            pair = {
-                "speedup_vs_trl": round(rows[ours]["all_tok_s"] / rows[trl]["all_tok_s"], 3),
-                "peak_mem_ratio_vs_trl": round(rows[ours]["peak_mb"] / rows[trl]["peak_mb"], 3),
-            }
-            if not headline:
-                headline.update(pair)
-            headline[f"{ours}/{trl}"] = pair
+    with tempfile.TemporaryDirectory(prefix="bench-train-step-") as tmp:
+        changes = {name: Path(tmp) / f"{name}.pt" for name in names}
+        for name in names:  # the hypervisor's share of each contender's time: a slow host shows
+            before = cpu_times()
+            result = measure(name, spec, steps, args.threads, model_name, changes[name])
+            rows[name] = summarise(result)
+            steal[name] = stolen_share(before, cpu_times())
+        effects = evaluate_changes(
+            model_name, lambda m: make_batch(spec, m.config.vocab_size), changes
+        )
+    for name, effect in effects.items():
+        rows[name]["effect"] = effect
+    checks = check_lines(effects, learning_pairs(names))
+    headline = headline_figures(rows, quick=args.quick or args.smoke)
+    headline["learning"] = {
+        "effect": effects,
+        "checks": checks,
+        "learns_less": [line.split(" ")[0] for line in checks if "LEARNS LESS" in line],
+    }
     headline["steal"] = steal
     if args.json:
         sys.stdout.write(json.dumps(headline) + "\n")
     else:
         print_table(spec, steps, rows, Console(width=max(Console().width, 150)), model_name)
         print(f"share of CPU time stolen by the hypervisor: {_shares(steal)}")
+        print(f"peak memory ratio: {headline['peak_mem_basis']}")
+        print(f"learning check, after {steps + 1} updates (vs the float32 reference):")
+        print("\n".join(f"  {line}" for line in checks) or "  no reference row run")
     return 0
+
+
+def learning_pairs(names: list[str]) -> list[tuple[str, str]]:
+    """(row, float32 reference) for the learning check: each mars2 row against TRL's float32
+    row of the same adapter (TRL's matched row where that is float32, else mars2's own float32
+    row), and each side's matched row against its float32 row."""
+    fp32 = matched_precision() == "fp32"
+    pairs = []
+    for name in names:
+        if not name.startswith("mars2"):
+            continue
+        adapter = "full" if "-full" in name else "lora"
+        candidates = [
+            f"trl-{adapter}-fp32",
+            f"trl-{adapter}" if fp32 else "",
+            f"mars2-{adapter}-fp32",
+        ]
+        reference = next((c for c in candidates if c in names and c != name), None)
+        if reference:
+            pairs.append((name, reference))
+    for side in ("mars2", "trl"):
+        if not fp32 and {f"{side}-lora", f"{side}-lora-fp32"} <= set(names):
+            pair = (f"{side}-lora", f"{side}-lora-fp32")
+            if pair not in pairs:
+                pairs.append(pair)
+    return pairs
+
+
+def headline_figures(rows: dict[str, dict[str, float]], quick: bool) -> dict[str, Any]:
+    """speedup and peak-memory ratio of each (mars2, TRL) pair run; the first pair's at the top
+    level, with the learning effect's ratio and which batch the memory ratio is of."""
+    headline: dict[str, Any] = {
+        "peak_mem_basis": (
+            "quick batch: fixed costs (model, imports) dominate both peaks, so the ratio sits "
+            "near 1; the full batch's ratio is the one to quote"
+            if quick
+            else "full batch"
+        )
+    }
+    for ours, trl in PAIRS:  # the first pair present gives the top-level figures
+        if ours in rows and trl in rows:
+            a, b = rows[ours], rows[trl]
+            ratio = effect_ratio(a.get("effect"), b.get("effect"))
+            pair = {
+                "speedup_vs_trl": round(a["all_tok_s"] / b["all_tok_s"], 3),
+                "peak_mem_ratio_vs_trl": round(a["peak_mb"] / b["peak_mb"], 3),
+                "learning_ratio_vs_trl": None if ratio is None else round(ratio, 3),
+            }
+            if "speedup_vs_trl" not in headline:
+                headline.update(pair)
+            headline[f"{ours}/{trl}"] = pair
+    return headline
 
 
 def _shares(steal: dict[str, float | None]) -> str:

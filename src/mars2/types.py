@@ -154,7 +154,9 @@ class NodeRecord:
     shows), `passed` whether the candidate passes every test (public and hidden),
     `pass_fraction` the share of all tests it passes, `reward` the raw training reward as
     configured (`credit.raw_reward`), `truncated` whether the response hit `max_new_tokens`.
-    `pass_fraction` is None in records written before it existed."""
+    `pass_fraction` is None in records written before it existed. `copy_of`: the parent whose
+    program this refinement reproduces, when the search skipped running it (`search.copies:
+    skip`; its verdicts are the parent's)."""
 
     tree_id: str
     problem_id: str
@@ -170,6 +172,7 @@ class NodeRecord:
     feedback: str = ""
     pass_fraction: float | None = None
     truncated: bool = False
+    copy_of: int | None = None
 
     @property
     def public_only_pass(self) -> bool:

@@ -35,6 +35,7 @@ from mars2.training.logger import MetricsLogger, logged_steps
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
 from mars2.training.plan import plan_for
 from mars2.treesearch.metrics import independent_attempts, summarize
+from mars2.treesearch.pool import ExpansionPool
 from mars2.types import Problem, Sample
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,8 @@ class Trainer:
         self.stream = ProblemStream(self.problems, config.seed)
         self.step = 0
         self.unlogged: dict[str, Any] | None = None  # see load_state_dict
+        # the search's statistics carried over rollout rounds (`search.pooling: run`)
+        self.search_pool = ExpansionPool()
 
     # ------------------------------------------------------------------ one step
 
@@ -374,6 +377,7 @@ class Trainer:
             "shares": shares,
             "learners": learners,
             "rng": checkpoint.rng_state(),
+            "search_pool": self.search_pool.to_json(),
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -390,6 +394,7 @@ class Trainer:
         # the step's training metrics, saved before its evaluation and line (absent in older runs)
         self.unlogged = state.get("metrics")
         self.stream.cursor = state["cursor"]
+        self.search_pool.load_json(state.get("search_pool", []))  # absent in older checkpoints
         for agent_id, trained in enumerate(self.learners):
             if trained is not None:
                 self.placement.sync(agent_id)
@@ -476,6 +481,7 @@ class Trainer:
             sandbox,
             plan_for(self.config).search,
             reward=self.config.credit.reward,
+            pool=self.search_pool,
         )
 
 

@@ -44,7 +44,9 @@ class SimPolicy:
         self.fresh, self.repair, self.copy = fresh, repair, copy
         self.requests = 0
 
-    async def generate(self, messages: list[dict[str, str]], *, seed: int | None = None) -> Completion:
+    async def generate(
+        self, messages: list[dict[str, str]], *, seed: int | None = None
+    ) -> Completion:
         self.requests += 1
         await asyncio.sleep(0)
         rng = random.Random(seed)

@@ -49,9 +49,13 @@ def test_tree_gains_skip_the_first_node_and_everything_after_a_solved_best() -> 
     state = algo.init_tree(0)
     replay(algo, state, EDGES)
     # node 1: 0.5 - 0.25; node 2: nothing over 0.5; node 3: 1.0 - 0.5; node 4: best is 1.0
-    assert list(tree_gains(state)) == [(1, "repair", 0.25), (0, "fresh", 0.0), (1, "repair", 0.5)]
+    assert list(tree_gains(state.nodes)) == [
+        (1, "repair", 0.25),
+        (0, "fresh", 0.0),
+        (1, "repair", 0.5),
+    ]
     pool = ExpansionPool()
-    pool.add_tree(state)
+    pool.add_tree(state.nodes)
     assert pool.stats[(1, "repair")] == Moments(2, 0.75, 0.3125)
     assert pool.stats[(0, "fresh")] == Moments(1, 0.0, 0.0)
 
@@ -149,7 +153,10 @@ def grow(config: SearchConfig, n_agents: int, seed: int, told: list[float], pool
     budget=st.integers(1, 12),
     n_agents=st.integers(1, 3),
     parallel=st.integers(1, 3),
-    gains=st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["fresh", "repair"]), st.floats(0, 1)), max_size=20),
+    gains=st.lists(
+        st.tuples(st.integers(0, 2), st.sampled_from(["fresh", "repair"]), st.floats(0, 1)),
+        max_size=20,
+    ),
 )
 def test_pooled_search_stays_in_budget_and_is_deterministic(
     told: list[float], seed: int, budget: int, n_agents: int, parallel: int, gains: list
@@ -190,5 +197,7 @@ def test_refine_solved_off_never_expands_a_public_pass(algo: str) -> None:
     while not state.done:
         for trial in default.ask(state):
             default.tell(state, trial, 1.0 if trial.node_id % 2 == 0 else 0.5)
-    parents = {state.nodes[n.parent_id].score for n in state.nodes.values() if n.parent_id is not None}
+    parents = {
+        state.nodes[n.parent_id].score for n in state.nodes.values() if n.parent_id is not None
+    }
     assert 1.0 in parents or algo == "abmcts"

@@ -56,7 +56,7 @@ class SearchConfig:
         "`abmcts`: where each tree's GEN/CONT and agent arms get their prior: `none` (the paper's "
         "per-tree prior), `call` (statistics of fresh attempts and refinements pooled over the "
         "earlier trees of the same search call), `run` (also carried over training steps, with "
-        "`forgetting`, and saved with the checkpoint). See docs/search.md, \"Pooled priors\".",
+        '`forgetting`, and saved with the checkpoint). See docs/search.md, "Pooled priors".',
     )
     forgetting: float = setting(
         0.8,

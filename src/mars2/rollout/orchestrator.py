@@ -101,7 +101,7 @@ class Orchestrator:
         state = self.algorithm.init_tree(seed, prior)
         # Results are told in the order the trials were asked, not the order they finish: the
         # tree then depends only on the seed, never on how fast the sandbox or the engine was.
-        in_flight: deque[tuple[Trial, asyncio.Task[tuple[float, NodePayload]]]] = deque()
+        in_flight: deque[tuple[Trial, asyncio.Task[tuple[float, NodePayload, bool]]]] = deque()
         while True:
             room = self.search.parallel_expansions - len(in_flight)
             if room > 0:

@@ -39,7 +39,7 @@ class PoolGate:
     def finish(self, index: int, state: TreeState) -> None:
         """Tree `index` is finished: its gains count for the trees after it."""
         pool = ExpansionPool()
-        pool.add_tree(state)
+        pool.add_tree(state.nodes)
         self.trees[index] = pool
         self.done[index].set()
 

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from mars2.treesearch.tree import TreeState
+from typing import Any, Literal, Protocol
 
 Kind = Literal["fresh", "repair", "polish"]
 KINDS: tuple[Kind, ...] = ("fresh", "repair", "polish")
@@ -59,18 +57,29 @@ class Moments:
         return self.s / self.n if self.n > 0 else None
 
 
-def tree_gains(state: TreeState) -> Iterator[tuple[int, Kind, float]]:
-    """(agent, kind, gain) of the told nodes in tell order, but the first and those after a node
+class ToldNode(Protocol):
+    """What the pool reads of a told node (`mars2.treesearch.tree.Node`)."""
+
+    @property
+    def parent_id(self) -> int | None: ...
+    @property
+    def agent_id(self) -> int: ...
+    @property
+    def score(self) -> float | None: ...
+
+
+def tree_gains(nodes: Mapping[int, ToldNode]) -> Iterator[tuple[int, Kind, float]]:
+    """(agent, kind, gain) of a tree's told nodes (`TreeState.nodes`: by id, in tell order), but the first and those after a node
     passing every public test: once the best score is 1.0 nothing can gain, so those nodes say
     nothing about which expansion pays (and counting them would charge zeros to whichever agent
     the search favours once a tree is solved)."""
     best = 0.0
-    for index, node in enumerate(state.nodes.values()):
+    for index, node in enumerate(nodes.values()):
         if best >= 1.0:
             return
         score = node.score if node.score is not None else 0.0
         if index > 0:
-            parent = None if node.parent_id is None else state.nodes[node.parent_id].score
+            parent = None if node.parent_id is None else nodes[node.parent_id].score
             yield node.agent_id, expansion_kind(parent), max(0.0, score - best)
         best = max(best, score)
 
@@ -86,8 +95,9 @@ class ExpansionPool:
         old = self.stats.get((agent, kind), Moments())
         self.stats[(agent, kind)] = old + Moments(weight, weight * gain, weight * gain * gain)
 
-    def add_tree(self, state: TreeState) -> None:
-        for agent, kind, gain in tree_gains(state):
+    def add_tree(self, nodes: Mapping[int, ToldNode]) -> None:
+        """Pool the gains of one finished tree's told nodes (`TreeState.nodes`)."""
+        for agent, kind, gain in tree_gains(nodes):
             self.add(agent, kind, gain)
 
     def __add__(self, other: ExpansionPool) -> ExpansionPool:

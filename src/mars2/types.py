@@ -155,7 +155,9 @@ class NodeRecord:
     `pass_fraction` the share of all tests it passes, `reward` the raw training reward as
     configured (`credit.raw_reward`), `truncated` whether the response hit `max_new_tokens`,
     `version` how many updates the writing agent's weights had taken when it wrote the node.
-    `pass_fraction` is None in records written before it existed (`version`: 0)."""
+    `pass_fraction` is None in records written before it existed (`version`: 0). `copy_of`: the
+    parent whose program this refinement reproduces, when the search skipped running it
+    (`search.copies: skip`; its verdicts are the parent's)."""
 
     tree_id: str
     problem_id: str
@@ -172,6 +174,7 @@ class NodeRecord:
     pass_fraction: float | None = None
     truncated: bool = False
     version: int = 0
+    copy_of: int | None = None
 
     @property
     def public_only_pass(self) -> bool:

@@ -51,8 +51,44 @@ class SearchConfig:
         "Trees grown concurrently by the rollout orchestrator (what fills the engines' batches).",
     )
 
+    pooling: Literal["none", "call", "run"] = setting(
+        "none",
+        "`abmcts`: where each tree's GEN/CONT and agent arms get their prior: `none` (the paper's "
+        "per-tree prior), `call` (statistics of fresh attempts and refinements pooled over the "
+        "earlier trees of the same search call), `run` (also carried over training steps, with "
+        '`forgetting`, and saved with the checkpoint). See docs/search.md, "Pooled priors".',
+    )
+    forgetting: float = setting(
+        0.8,
+        "`pooling: run`: weight of the pooled statistics carried into the next rollout round "
+        "(a round k rounds back counts forgetting^k).",
+    )
+    pool_strength: float = setting(
+        128.0, "Most pseudo-observations the pooled prior of one arm counts for (its weight)."
+    )
+    pool_lag: int = setting(
+        32,
+        "Tree i of a call draws its pooled prior from trees 0..i-pool_lag only (and waits for "
+        "them), so the trees in flight together never see each other: the search is the same "
+        "whatever the timing. Keep >= `trees_in_flight` for full throughput.",
+    )
+    refine_solved: bool = setting(
+        True,
+        "Whether a node passing every public test may be refined (false: it is never expanded; "
+        "a refinement cannot raise its public score).",
+    )
+    copies: Literal["run", "skip"] = setting(
+        "run",
+        "A refinement whose program equals its parent's (whitespace aside): `run` it in the "
+        "sandbox like any node, or `skip`: reuse the parent's result, mark it `copy_of`, never "
+        "expand or pick it, and (reward `fraction`) credit a failing copy 0.",
+    )
+
     def __post_init__(self) -> None:
         check_name(ALGORITHMS, "algo", self.algo)
+        check(0 <= self.forgetting <= 1, "forgetting", self.forgetting, "must be in [0, 1]")
+        check(self.pool_strength >= 0, "pool_strength", self.pool_strength, "must be >= 0")
+        check(self.pool_lag >= 1, "pool_lag", self.pool_lag, "must be >= 1")
         check(self.budget >= 1, "budget", self.budget, "must be >= 1")
         check(0 <= self.min_share <= 1, "min_share", self.min_share, "must be in [0, 1]")
         check(

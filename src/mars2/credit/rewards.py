@@ -19,7 +19,10 @@ def binary_reward(record: NodeRecord) -> float:
 def fraction_reward(record: NodeRecord) -> float:
     """`fraction`: the share of all tests, public and hidden, that the candidate passes. Never the
     public score alone: a refinement that hard-codes the outputs its feedback showed passes the
-    public tests and must earn nothing for it."""
+    public tests and must earn nothing for it. A skipped copy of a failing parent (`copy_of`)
+    earns 0: returning the parent unchanged must not pay more than a failed attempt to fix it."""
+    if record.copy_of is not None and not record.passed:
+        return 0.0
     if record.pass_fraction is None:
         raise UserError(
             f"tree {record.tree_id!r} node {record.node_id}: no 'pass_fraction' (a record from "

@@ -22,7 +22,7 @@ from mars2 import seeds
 from mars2.config import AgentConfig, Config, SearchConfig
 from mars2.errors import UserError
 from mars2.evaluation import budget
-from mars2.evaluation.protocol import SEARCH_FIELDS
+from mars2.evaluation.protocol import search_protocol
 from mars2.evaluation.run import Evaluation, Evaluator
 from mars2.evaluation.stats import RESAMPLES
 from mars2.problems import load_problems
@@ -139,7 +139,8 @@ def comparison_protocol(
     timeouts, engines as resolved) with the search settings besides algo and budget, and the
     budgets and algorithms compared (samples and trees are one per arm and problem)."""
     kept = {k: v for k, v in reference.items() if k not in ("search", "samples", "trees")}
-    shared = {f: getattr(config.search, f) for f in SEARCH_FIELDS if f not in ("algo", "budget")}
+    searched = search_protocol(config.search)
+    shared = {f: v for f, v in searched.items() if f not in ("algo", "budget")}
     return {**kept, "search": shared, "budgets": list(budgets), "algos": list(algos)}
 
 

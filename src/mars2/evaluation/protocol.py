@@ -37,6 +37,17 @@ SEARCH_FIELDS = (
     "virtual_score",
     "width",
 )
+# Search settings whose defaults are the per-tree search: a protocol names them only when they
+# differ from the default, so a protocol without them means the default (and keys the cache
+# as before they existed).
+DEFAULT_OFF_SEARCH_FIELDS = (
+    "pooling",
+    "forgetting",
+    "pool_strength",
+    "pool_lag",
+    "refine_solved",
+    "copies",
+)
 
 
 def eval_search(config: Config) -> SearchConfig:
@@ -68,7 +79,7 @@ def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, An
         "limit": config.eval.limit,
         "samples": config.eval.samples,
         "trees": config.eval.trees or config.eval.samples,
-        "search": {name: getattr(search, name) for name in SEARCH_FIELDS},
+        "search": search_protocol(search),
         "temperature": _one_or_all([a.temperature for a in agents]),
         "top_p": _one_or_all([a.top_p for a in agents]),
         "max_new_tokens": _one_or_all([a.max_new_tokens for a in agents]),
@@ -76,6 +87,17 @@ def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, An
         "timeouts": {"timeout_s": box.timeout_s, "cpu_s": box.cpu_s, "memory_mb": box.memory_mb},
         "engines": engines([(a.model, EngineSettings.configured(a).to_json()) for a in agents]),
     }
+
+
+def search_protocol(search: SearchConfig) -> dict[str, Any]:
+    """The protocol's `search`: every SEARCH_FIELDS setting, and those of
+    DEFAULT_OFF_SEARCH_FIELDS that differ from their default."""
+    default = SearchConfig()
+    fields = {name: getattr(search, name) for name in SEARCH_FIELDS}
+    for name in DEFAULT_OFF_SEARCH_FIELDS:
+        if getattr(search, name) != getattr(default, name):
+            fields[name] = getattr(search, name)
+    return fields
 
 
 def engines(described: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:

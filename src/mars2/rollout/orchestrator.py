@@ -5,6 +5,11 @@ Every tree runs as an asyncio task. A tree asks its search algorithm for up to
 search picked (the agent's engine coalesces requests from all trees into batches) and one
 sandbox execution (run in worker processes, never on the event loop), and the score is told back.
 Nothing here knows which model or search algorithm is behind the interfaces.
+
+With `search.pooling` each tree's search starts from a prior pooled over the call's earlier trees
+(`mars2.rollout.pooling`) and, with `pooling: run`, over the earlier calls (`self.pool`, carried
+with `search.forgetting`: a training run's rollout rounds). With `search.copies: skip` a
+refinement that reproduces its parent's program is not run again: it takes the parent's result.
 """
 
 from __future__ import annotations
@@ -21,8 +26,11 @@ from mars2.agents.base import Policy
 from mars2.agents.prompts import extract_code, generate_messages, refine_messages
 from mars2.config import AgentConfig, SearchConfig
 from mars2.credit import rewarded
+from mars2.rollout.pooling import PoolGate
 from mars2.treesearch import NodePayload, TreeState, Trial, make_algorithm, to_records
-from mars2.types import ExecResult, NodeRecord, Problem, RewardKind, TestSet
+from mars2.treesearch.metrics import program_key
+from mars2.treesearch.pool import ExpansionPool, PoolPrior
+from mars2.types import Completion, ExecResult, NodeRecord, Problem, RewardKind, TestSet
 
 
 class Executor(Protocol):
@@ -42,6 +50,7 @@ class RolloutStats:
     nodes: int = 0
     tokens: int = 0
     trees: int = 0
+    copies: int = 0  # refinements that reproduced their parent and were not run (copies: skip)
 
     def merge(self, other: RolloutStats) -> None:
         for name in self.__dataclass_fields__:
@@ -59,7 +68,9 @@ class TreeResult:
 
 
 class Orchestrator:
-    """Grows one tree per problem with the given agents, `search.trees_in_flight` trees at once."""
+    """Grows one tree per problem with the given agents, `search.trees_in_flight` trees at once.
+    `pool`: the pooled statistics carried over calls (`pooling: run`); the caller may pass its
+    own (a trainer, which saves it with its checkpoints), updated in place after every call."""
 
     def __init__(
         self,
@@ -69,6 +80,7 @@ class Orchestrator:
         search: SearchConfig,
         *,
         reward: RewardKind = "fraction",
+        pool: ExpansionPool | None = None,
     ) -> None:
         assert len(policies) == len(agents) >= 1
         self.policies = list(policies)
@@ -78,14 +90,18 @@ class Orchestrator:
         self.algorithm = make_algorithm(search, len(agents))
         self.reward = reward
         self.stats = RolloutStats()
+        self.pool = ExpansionPool() if pool is None else pool
 
-    async def grow(self, problem: Problem, tree_id: str, seed: int) -> TreeResult:
-        """Run the search on one problem until its node budget is spent."""
+    async def grow(
+        self, problem: Problem, tree_id: str, seed: int, prior: PoolPrior | None = None
+    ) -> TreeResult:
+        """Run the search on one problem until its node budget is spent (`prior`: the pooled
+        prior the search starts from)."""
         started = time.perf_counter()
-        state = self.algorithm.init_tree(seed)
+        state = self.algorithm.init_tree(seed, prior)
         # Results are told in the order the trials were asked, not the order they finish: the
         # tree then depends only on the seed, never on how fast the sandbox or the engine was.
-        in_flight: deque[tuple[Trial, asyncio.Task[tuple[float, NodePayload]]]] = deque()
+        in_flight: deque[tuple[Trial, asyncio.Task[tuple[float, NodePayload, bool]]]] = deque()
         while True:
             room = self.search.parallel_expansions - len(in_flight)
             if room > 0:
@@ -95,8 +111,8 @@ class Orchestrator:
             if not in_flight:
                 break
             trial, task = in_flight.popleft()
-            score, payload = await task
-            self.algorithm.tell(state, trial, score, payload)
+            score, payload, copy = await task
+            self.algorithm.tell(state, trial, score, payload, copy=copy)
         self.stats.search_s += time.perf_counter() - started
         self.stats.trees += 1
         records = rewarded(to_records(state, tree_id, problem.id), self.reward)
@@ -104,10 +120,10 @@ class Orchestrator:
 
     async def _expand(
         self, problem: Problem, state: TreeState, trial: Trial, seed: int
-    ) -> tuple[float, NodePayload]:
+    ) -> tuple[float, NodePayload, bool]:
         """One node: prompt (fresh or refinement), generate, extract code, run the public tests
         (the score, the feedback) and the hidden ones (with the public ones: `passed` and the
-        reward)."""
+        reward). Returns the score, the payload and whether the node is a skipped copy."""
         agent = self.agents[trial.agent_id]
         if trial.parent_id is None:
             messages = generate_messages(problem, agent.role, agent.system_prompt)
@@ -129,16 +145,19 @@ class Orchestrator:
         )
         t1 = time.perf_counter()
         code = extract_code(completion.text)
+        self.stats.generate_s += t1 - t0
+        self.stats.tokens += completion.response_len
+        copied = self._copied(state, trial, code, completion)
+        if copied is not None:
+            return copied
         public = await self.sandbox.arun(code, problem, "public")
         # The reward counts every test; only the public ones steer the search and reach a prompt.
         hidden = (
             await self.sandbox.arun(code, problem, "private") if problem.private_tests else None
         )
         t2 = time.perf_counter()
-        self.stats.generate_s += t1 - t0
         self.stats.execute_s += t2 - t1
         self.stats.nodes += 1
-        self.stats.tokens += completion.response_len
         every = ExecResult(tests=(*public.tests, *(hidden.tests if hidden is not None else ())))
         payload = NodePayload(
             code=code,
@@ -147,7 +166,29 @@ class Orchestrator:
             passed=every.passed,
             pass_fraction=every.pass_fraction,
         )
-        return public.pass_fraction, payload
+        return public.pass_fraction, payload, False
+
+    def _copied(
+        self, state: TreeState, trial: Trial, code: str, completion: Completion
+    ) -> tuple[float, NodePayload, bool] | None:
+        """With `copies: skip`, a refinement whose program is its parent's (`program_key`) takes
+        the parent's score and verdicts instead of running again; None otherwise."""
+        if self.search.copies != "skip" or trial.parent_id is None:
+            return None
+        parent = state.nodes[trial.parent_id]
+        was = parent.payload
+        if was is None or parent.score is None or program_key(code) != program_key(was.code):
+            return None
+        self.stats.nodes += 1
+        self.stats.copies += 1
+        payload = NodePayload(
+            code=code,
+            feedback=was.feedback,
+            completion=completion,
+            passed=was.passed,
+            pass_fraction=was.pass_fraction,
+        )
+        return parent.score, payload, True
 
     async def run(
         self,
@@ -169,16 +210,33 @@ class Orchestrator:
             raise ValueError(f"order must be a permutation of 0..{len(problems) - 1}")
         gate = asyncio.Semaphore(self.search.trees_in_flight)
         repeated = len({p.id for p in problems}) < len(problems)
+        pooled = self._pool_gate(len(problems))
 
         async def one(index: int, problem: Problem) -> TreeResult:
             tree_id = f"{prefix}{problem.id}" + (f"#{index}" if repeated else "")
+            # the prior is awaited outside the gate: a tree waiting for earlier trees holds no
+            # slot they need
+            prior = None if pooled is None else await pooled.prior(index)
             async with gate:
-                result = await self.grow(problem, tree_id, seeds.tree(seed, index))
+                result = await self.grow(problem, tree_id, seeds.tree(seed, index), prior)
+            if pooled is not None:
+                pooled.finish(index, result.state)
             if on_tree is not None:
                 on_tree(result)
             return result
 
         # the gate admits waiting trees first come, first served: tasks start in `starts` order
         done = await asyncio.gather(*(one(i, problems[i]) for i in starts))
+        if pooled is not None and self.search.pooling == "run":
+            self.pool.carry(pooled.call_pool(), self.search.forgetting)
         by_index = dict(zip(starts, done, strict=True))
         return [by_index[i] for i in range(len(problems))]
+
+    def _pool_gate(self, n_trees: int) -> PoolGate | None:
+        """The priors of a call's trees: None without pooling; with `pooling: call` the call's
+        own trees only, with `run` also the pool carried from earlier calls."""
+        search = self.search
+        if search.pooling == "none" or not self.algorithm.uses_prior:
+            return None
+        base = self.pool if search.pooling == "run" else ExpansionPool()
+        return PoolGate(base, n_trees, search.pool_lag, search.pool_strength)

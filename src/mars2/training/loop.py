@@ -41,6 +41,7 @@ from mars2.training.logger import MetricsLogger, logged_steps
 from mars2.training.placement import LearnerLike, LocalPlacement, Placement
 from mars2.training.plan import plan_for
 from mars2.treesearch.metrics import independent_attempts, summarize
+from mars2.treesearch.pool import ExpansionPool
 from mars2.types import Sample
 
 log = logging.getLogger(__name__)
@@ -156,6 +157,8 @@ class Trainer:
         )
         self.step = 0
         self.unlogged: dict[str, Any] | None = None  # see load_state_dict
+        # the search's statistics carried over rollout rounds (`search.pooling: run`)
+        self.search_pool = ExpansionPool()
 
     # ------------------------------------------------------------------ one step
 
@@ -452,6 +455,7 @@ class Trainer:
             "learners": learners,
             "rng": checkpoint.rng_state(),
             "buffers": self.buffers.state_dict(),
+            "search_pool": self.search_pool.to_json(),
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -470,6 +474,7 @@ class Trainer:
         self.stream.cursor = state["cursor"]
         if "buffers" in state:  # absent in older runs: no versions counted, nothing queued
             self.buffers.load_state_dict(state["buffers"])
+        self.search_pool.load_json(state.get("search_pool", []))  # absent in older checkpoints
         for agent_id, trained in enumerate(self.learners):
             if trained is not None:
                 self.placement.sync(agent_id)
@@ -556,6 +561,7 @@ class Trainer:
             sandbox,
             plan_for(self.config).search,
             reward=self.config.credit.reward,
+            pool=self.search_pool,
         )
 
 

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from mars2.config import SearchConfig
 from mars2.errors import ConfigError
+from mars2.treesearch.pool import PoolPrior
 from mars2.treesearch.posterior import Arms
 from mars2.treesearch.tree import ROOT, Node, NodePayload, TreeState, Trial, new_state
 
@@ -24,6 +25,9 @@ class Algorithm(ABC):
     # True when the algorithm asks for fresh attempts whatever the scores, so each one is an
     # unbiased sample for pass@1 (`treesearch.metrics.attempts`); an adaptive search is False.
     independent_attempts: ClassVar[bool] = False
+    # True when the algorithm's arms start from a pooled prior (`init_tree(prior=...)`,
+    # `search.pooling`); the others ignore it, so no tree has to wait for one.
+    uses_prior: ClassVar[bool] = False
 
     def __init__(self, config: SearchConfig, n_agents: int) -> None:
         if n_agents < 1:
@@ -36,9 +40,11 @@ class Algorithm(ABC):
 
     # ------------------------------------------------------------------ public protocol
 
-    def init_tree(self, seed: int) -> TreeState:
-        """An empty tree (root only) whose random choices all derive from `seed`."""
+    def init_tree(self, seed: int, prior: PoolPrior | None = None) -> TreeState:
+        """An empty tree (root only) whose random choices all derive from `seed`; `prior`: the
+        pooled prior its arms start from (`search.pooling`; algorithms without arms ignore it)."""
         state = new_state(self.name, self.config.budget, self.n_agents, seed)
+        state.prior = prior
         state.agent_arms = Arms.empty(self.config.prior, self.n_agents)
         self._init_extra(state)
         return state
@@ -71,9 +77,17 @@ class Algorithm(ABC):
         return self._register(state, parent, agent_id)
 
     def tell(
-        self, state: TreeState, trial: Trial, score: float, payload: NodePayload | None = None
+        self,
+        state: TreeState,
+        trial: Trial,
+        score: float,
+        payload: NodePayload | None = None,
+        *,
+        copy: bool = False,
     ) -> None:
-        """Record the scored node of a pending trial. Telling a trial again is a no-op."""
+        """Record the scored node of a pending trial. Telling a trial again is a no-op. `copy`:
+        the refinement reproduces its parent's program (`score` is the parent's); it is never
+        expanded."""
         self._check_state(state)
         told = state.nodes.get(trial.node_id)
         if told is not None:
@@ -84,6 +98,8 @@ class Algorithm(ABC):
             raise ValueError(f"tell: {trial} is not a pending trial of this tree")
         if not 0.0 <= score <= 1.0:
             raise ValueError(f"tell: score must be in [0, 1], got {score!r}")
+        if copy and trial.parent_id is None:
+            raise ValueError(f"tell: node {trial.node_id} is a fresh attempt, not a copy")
         del state.pending[trial.node_id]
         parent = ROOT if trial.parent_id is None else trial.parent_id
         self._on_pending(state, trial, -1)
@@ -94,14 +110,23 @@ class Algorithm(ABC):
             agent_id=trial.agent_id,
             score=score,
             payload=payload,
+            copy_of=trial.parent_id if copy else None,
         )
+        value = self._value(state, score)
+        state.best_score = max(state.best_score, score)
         state.nodes[node.id] = node
         state.children[parent].append(node.id)
         state.children[node.id] = []
         state.n_children[node.id] = 0
         for arms in self._agent_arms(state, parent):
-            arms.observe(node.agent_id, score)
-        self._on_told(state, node, score)
+            arms.observe(node.agent_id, value)
+        self._on_told(state, node, value)
+
+    def closed(self, node: Node) -> bool:
+        """Whether `node` may not be expanded: a copy of its parent, or (`refine_solved` off) a
+        node passing every public test."""
+        solved = node.score is not None and node.score >= 1.0
+        return node.copy_of is not None or (solved and not self.config.refine_solved)
 
     # ------------------------------------------------------------------ hooks
 
@@ -118,8 +143,14 @@ class Algorithm(ABC):
         for arms in self._agent_arms(state, parent):
             arms.observe(trial.agent_id, self.config.virtual_score, weight)
 
-    def _on_told(self, state: TreeState, node: Node, score: float) -> None:  # noqa: B027 (an optional hook)
-        """Learn from a told node (called after it is in `state.nodes`)."""
+    def _value(self, state: TreeState, score: float) -> float:
+        """What the arms observe for a node told with `score` (before `best_score` counts it):
+        the score itself; an algorithm may learn from something else (`abmcts` with pooling:
+        the gain over the tree's best)."""
+        return score
+
+    def _on_told(self, state: TreeState, node: Node, value: float) -> None:  # noqa: B027 (an optional hook)
+        """Learn from a told node (called after it is in `state.nodes`) observed as `value`."""
 
     # ------------------------------------------------------------------ internals
 

@@ -63,14 +63,16 @@ class Refine(Algorithm):
     def _on_told(self, state: TreeState, node: Node, score: float) -> None:
         chains = self._chains(state)
         chain = chains.chain_of[node.id]
-        chains.tail[chain] = node.id
+        # a closed node ends its chain: the next node of the chain is a fresh attempt
+        chains.tail[chain] = ROOT if self.closed(node) else node.id
         chains.busy[chain] = False
 
 
 class BestFirst(Algorithm):
     """`best_first`: the root gets `width` fresh attempts; after that, expand the highest-scoring
-    told node that has fewer than `width` children (told or pending); ties go to the shallower,
-    then the earlier node. When every told node is full or pending, a fresh attempt."""
+    told node that has fewer than `width` children (told or pending) and is not `closed`; ties
+    go to the shallower, then the earlier node. When every told node is full or pending, a fresh
+    attempt."""
 
     name = "best_first"
 
@@ -80,7 +82,7 @@ class BestFirst(Algorithm):
             return ROOT
         best, best_key = ROOT, (-1.0, 0)
         for node in state.nodes.values():
-            if state.n_children[node.id] >= width:
+            if state.n_children[node.id] >= width or self.closed(node):
                 continue
             key = (node.score if node.score is not None else 0.0, -node.depth)
             if key > best_key:

@@ -36,8 +36,10 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 def best(nodes: Iterable[NodeRecord]) -> NodeRecord | None:
     """The Pass@1(MCTS) pick: the node with the best public score, ties to the later node (the
-    higher node id, i.e. creation order). None for a tree without nodes."""
-    return max(nodes, key=lambda n: (n.score, n.node_id), default=None)
+    higher node id, i.e. creation order). A skipped copy (`copy_of`) is no candidate of its own.
+    None for a tree without nodes."""
+    candidates = (n for n in nodes if n.copy_of is None)
+    return max(candidates, key=lambda n: (n.score, n.node_id), default=None)
 
 
 def independent_attempts(algo: str) -> bool:

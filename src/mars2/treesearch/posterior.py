@@ -72,6 +72,14 @@ class Arms:
         self.ss[i] += weight * x * x
         self._refresh(i)
 
+    def add_moments(self, i: int, n: float, s: float, ss: float) -> None:
+        """Add pseudo-observations to arm `i`: `n` of them with sum `s` and sum of squares `ss`
+        (a pooled prior, `mars2.treesearch.pool`)."""
+        self.n[i] += n
+        self.s[i] += s
+        self.ss[i] += ss
+        self._refresh(i)
+
     def mean(self, i: int) -> float | None:
         return self.s[i] / self.n[i] if self.n[i] > 0 else None
 
@@ -106,18 +114,30 @@ class Arms:
         g = max(rng.gammavariate(self.p0[i], 1.0), _TINY)
         return self.p1[i] + math.sqrt(self.p2[i] / g) * rng.gauss(0.0, 1.0)
 
-    def argmax(self, rng: random.Random, np_rng: np.random.Generator, start: int = 0) -> int:
-        """Thompson sampling over arms `start..`: the index of the largest draw (ties: first)."""
+    def argmax(
+        self,
+        rng: random.Random,
+        np_rng: np.random.Generator,
+        start: int = 0,
+        skip: frozenset[int] = frozenset(),
+    ) -> int:
+        """Thompson sampling over arms `start..` except those in `skip`: the index of the largest
+        draw (ties: first)."""
         size = len(self.n) - start
-        assert size > 0, "no arm to draw from"
+        assert size > len(skip), "no arm to draw from"
         if size < VECTOR_MIN:
-            best, best_val = start, -math.inf
+            best, best_val = -1, -math.inf
             for i in range(start, len(self.n)):
+                if i in skip:
+                    continue
                 val = self.sample(i, rng)
-                if val > best_val:
+                if best < 0 or val > best_val:
                     best, best_val = i, val
             return best
-        return start + int(np.argmax(self._draw_vector(np_rng, start)))
+        draws = self._draw_vector(np_rng, start)
+        for i in skip:
+            draws[i - start] = -math.inf
+        return start + int(np.argmax(draws))
 
     def _draw_vector(self, np_rng: np.random.Generator, start: int) -> np.ndarray:
         assert self.vec is not None

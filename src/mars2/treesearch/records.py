@@ -36,6 +36,7 @@ def to_records(state: TreeState, tree_id: str, problem_id: str) -> list[NodeReco
                 feedback=payload.feedback,
                 pass_fraction=fraction,
                 truncated=completion is not None and completion.finish_reason == "length",
+                copy_of=node.copy_of,
             )
         )
     return records
@@ -60,6 +61,6 @@ def from_records(algo: Algorithm, records: Iterable[NodeRecord], seed: int) -> T
             passed=record.passed,
             pass_fraction=record.pass_fraction,
         )
-        algo.tell(state, trial, record.score, payload)
+        algo.tell(state, trial, record.score, payload, copy=record.copy_of is not None)
         new_id[record.node_id] = trial.node_id
     return state

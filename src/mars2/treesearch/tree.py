@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mars2.treesearch.posterior import Arms
 from mars2.types import Completion
+
+if TYPE_CHECKING:
+    from mars2.treesearch.pool import PoolPrior
 
 ROOT = -1
 """Internal id of the root (the problem itself: no code, no score)."""
@@ -43,7 +47,8 @@ class NodePayload:
 
 @dataclass
 class Node:
-    """A told node. `depth` is 1 for children of the root; `score` is the public-test score."""
+    """A told node. `depth` is 1 for children of the root; `score` is the public-test score;
+    `copy_of`: the parent whose program this refinement reproduces (told as a copy, never run)."""
 
     id: int
     parent_id: int | None
@@ -51,6 +56,7 @@ class Node:
     agent_id: int
     score: float | None
     payload: NodePayload | None = None
+    copy_of: int | None = None
 
 
 @dataclass
@@ -58,7 +64,9 @@ class TreeState:
     """One tree being searched: told nodes in creation (tell) order, pending trials, per-node
     bookkeeping shared by every algorithm, and the algorithm's own statistics in `extra`.
     `agent_counts` counts told and pending nodes per agent; `agent_arms` are the agents' score
-    posteriors in this tree and `node_agent_arms` the per-node ones (agent selection)."""
+    posteriors in this tree and `node_agent_arms` the per-node ones (agent selection);
+    `prior` the pooled prior the tree started from (None: the per-tree prior) and `best_score`
+    the best told score."""
 
     algo: str
     budget: int
@@ -75,6 +83,8 @@ class TreeState:
     node_agent_arms: dict[int, Arms] = field(default_factory=dict)
     next_id: int = 0
     extra: object = None
+    prior: PoolPrior | None = None
+    best_score: float = 0.0
 
     @property
     def n_asked(self) -> int:

@@ -74,3 +74,36 @@ def refines_to_right(messages: Messages) -> str:
     """Wrong on a fresh attempt, right when asked to refine (the prompt shows previous code)."""
     text = "\n".join(m["content"] for m in messages)
     return fenced(RIGHT if "return sum(xs)" in text else WRONG)
+
+
+class DeferredLearner:
+    """A learner that `submit`s like a Ray learner actor and trains only when its result is
+    asked for: in one process it reproduces the overlapped pipeline (`train.overlap`), where
+    the next rollout runs before the update lands. `events` notes ('submit' | 'train', n)."""
+
+    def __init__(self, learner: Any, events: list[tuple[str, int]]) -> None:
+        self.learner, self.events = learner, events
+        self.submitted = 0
+
+    def update(self, samples: list[Any], *args: Any) -> dict[str, float]:
+        return self.submit(samples, *args).result()
+
+    def submit(self, samples: list[Any], *args: Any) -> _Deferred:
+        self.submitted += 1
+        self.events.append(("submit", self.submitted))
+        return _Deferred(self, self.submitted, samples, args)
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.learner.state_dict()
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.learner.load_state_dict(state)
+
+
+class _Deferred:
+    def __init__(self, owner: DeferredLearner, n: int, samples: list[Any], args: Any) -> None:
+        self.owner, self.n, self.samples, self.args = owner, n, samples, args
+
+    def result(self) -> dict[str, float]:
+        self.owner.events.append(("train", self.n))
+        return self.owner.learner.update(self.samples, *self.args)

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from fakes import DeferredLearner
+
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'mars2[ray]')")
 from ray.util.placement_group import placement_group, remove_placement_group  # noqa: E402
 
@@ -27,6 +29,7 @@ from mars2.errors import InfraError, UserError  # noqa: E402
 from mars2.training import checkpoint  # noqa: E402
 from mars2.training.logger import run_figures  # noqa: E402
 from mars2.training.loop import Trainer  # noqa: E402
+from mars2.training.placement import LocalPlacement  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -169,4 +172,38 @@ def test_shared_lora_weights_on_ray_match_local(cluster: None, tmp_path: Path) -
     assert pools[1] == pools[0] != pools[2]  # coder and debugger sample alike: one engine
     want = metrics(tmp_path / "local")
     assert all(want[1][f"grad_norm/{name}"] > 0 for name in ("coder", "planner"))
+    assert_same(want, metrics(tmp_path / "ray"))
+
+
+# `train.update: per_agent` with `train.overlap` (the default): on Ray a step's updates run on
+# the learner actors while the next step's rollout runs on the engines.
+PER_AGENT = [
+    "train.update=per_agent",
+    "train.agent_batch=2",
+    "train.steps=3",
+    "train.checkpoint_every=0",
+    "train.problems_per_step=2",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_per_agent_overlap_on_ray_matches_the_pipeline_in_one_process(
+    cluster: None, tmp_path: Path
+) -> None:
+    # The reference: the same pipeline in one process, with learners that train when their
+    # update is collected (the rollout before that sees the old weights, as on Ray).
+    cfg = config(*PER_AGENT)
+    local = LocalPlacement(cfg)
+    events: list[tuple[str, int]] = []
+    local.learners = [
+        None if lrn is None else DeferredLearner(lrn, events) for lrn in local.learners
+    ]
+    (tmp_path / "local").mkdir()
+    Trainer(cfg, tmp_path / "local", local).fit()
+    want = metrics(tmp_path / "local")
+    assert any(want[1][f"in_flight/{name}"] for name in ("coder", "debugger"))
+
+    trainer = fit(config(*PER_AGENT, *RAY), tmp_path / "ray")
+    assert trainer.in_flight == []  # drained by the last step
     assert_same(want, metrics(tmp_path / "ray"))

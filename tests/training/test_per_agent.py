@@ -17,11 +17,13 @@ from typing import Any
 import pytest
 from code_reward import ENV, REWARD
 
+from fakes import DeferredLearner
 from mars2.config import Config, load_config
+from mars2.errors import ConfigError
 from mars2.training import checkpoint
 from mars2.training.buffers import SampleBuffers
 from mars2.training.loop import Trainer
-from mars2.training.placement import LearnerLike
+from mars2.training.placement import LearnerLike, LocalPlacement
 from mars2.types import Sample
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,3 +184,59 @@ def test_mars2_train_per_agent_end_to_end(tmp_path: Path) -> None:
         assert sum(row[f"updates/{name}"] for row in rows) >= 1
         assert rows[-1][f"version/{name}"] == sum(row[f"updates/{name}"] for row in rows)
     assert "eval/pass@1" in rows[-1]
+
+
+def test_overlap_rolls_out_before_the_update_lands_and_drains_at_the_end(tmp_path: Path) -> None:
+    # `train.overlap` with learners that submit (as Ray learner actors do), in one process: the
+    # update of step k's batches is collected only after step k+1's rollout, whose nodes are
+    # written by the weights before that update; the last step (checkpoint and evaluation)
+    # waits for every update, so the checkpoint holds none in flight.
+    cfg = config("train.steps=3", "train.checkpoint_every=0", "train.agent_batch=2")
+    placement = LocalPlacement(cfg)
+    events: list[tuple[str, int]] = []
+    placement.learners = [
+        None if lrn is None else DeferredLearner(lrn, events) for lrn in placement.learners
+    ]
+    trainer = Trainer(cfg, tmp_path, placement)
+    assert trainer.in_flight == []
+    rollout = trainer._rollout
+
+    def noted_rollout(*args: Any) -> Any:
+        events.append(("rollout", trainer.step + 1))
+        return rollout(*args)
+
+    trainer._rollout = noted_rollout  # type: ignore[method-assign]
+    rows: dict[int, dict[str, Any]] = {}
+    trainer.fit(lambda row: rows.update({row["step"]: row}))
+
+    assert [e for e in events if e[0] == "rollout"] == [("rollout", k) for k in (1, 2, 3)]
+    started = sum(rows[1][f"updates/{name}"] for name in NAMES)
+    assert started >= 1, "no agent filled a batch in step 1"
+    # every update started in step 1 trains after step 2's rollout began
+    step2 = events.index(("rollout", 2))
+    assert [e[0] for e in events[:step2]] == ["rollout"] + ["submit"] * int(started)
+    for i, name in enumerate(NAMES):
+        row = rows[1]
+        assert row[f"in_flight/{name}"] == row[f"updates/{name}"]
+        assert f"loss/{name}" not in row  # nothing finished in step 1
+        # step 2's nodes come from the weights before step 1's updates landed
+        trees = tmp_path / "trees" / "step_000002.jsonl"
+        versions = {
+            json.loads(line)["version"]
+            for line in trees.open()
+            if json.loads(line)["agent_id"] == i
+        }
+        assert versions <= {row[f"version/{name}"] - row[f"in_flight/{name}"]}
+        assert rows[3][f"in_flight/{name}"] == 0
+        if f"staleness/{name}" in rows[3]:
+            assert 0 <= rows[3][f"staleness/{name}"] <= 1
+    assert trainer.in_flight == []
+    assert any(f"loss/{name}" in rows[2] for name in NAMES)
+    saved = checkpoint.load(checkpoint.latest(tmp_path))  # type: ignore[arg-type]
+    assert saved["buffers"]["versions"] == trainer.buffers.versions
+
+
+def test_overlap_with_staleness_zero_on_ray_is_refused() -> None:
+    with pytest.raises(ConfigError, match="max_staleness"):
+        config("cluster.backend=ray", "train.max_staleness=0")
+    assert config("cluster.backend=ray", "train.max_staleness=0", "train.overlap=false")

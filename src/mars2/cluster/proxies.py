@@ -74,6 +74,18 @@ class EnginePool(PolicyBase):
         """The placement owns the actors and ends them."""
 
 
+class PendingUpdate:
+    """An update running on a learner actor; `result()` waits for its figures (bounded by
+    `cluster.timeout_s`, an actor death told with the fix)."""
+
+    def __init__(self, ref: Any, timeout_s: float, what: str) -> None:
+        self.ref, self.timeout_s, self.what = ref, timeout_s, what
+
+    def result(self) -> dict[str, float]:
+        stats: dict[str, float] = get(self.ref, self.timeout_s, self.what)
+        return stats
+
+
 class LearnerHandle:
     """One learner actor (one set of weights, for every agent that shares it), with the
     interface the Trainer uses of a local `Learner`."""
@@ -88,13 +100,16 @@ class LearnerHandle:
     def update(
         self, samples: list[Sample], repairs: Sequence[Any] = (), repair_weight: float = 0.0
     ) -> dict[str, float]:
+        return self.submit(samples, repairs, repair_weight).result()
+
+    def submit(
+        self, samples: list[Sample], repairs: Sequence[Any] = (), repair_weight: float = 0.0
+    ) -> PendingUpdate:
+        """Start an update and return at once: the actor runs it (after any update before it)
+        while the driver goes on; `result()` waits for its figures."""
         self._changes += 1
-        stats: dict[str, float] = get(
-            self.actor.update.remote(list(samples), list(repairs), repair_weight),
-            self.timeout_s,
-            f"agent {self.name}: update",
-        )
-        return stats
+        ref = self.actor.update.remote(list(samples), list(repairs), repair_weight)
+        return PendingUpdate(ref, self.timeout_s, f"agent {self.name}: update")
 
     def state_dict(self) -> dict[str, Any]:
         state: dict[str, Any] = get(

@@ -183,6 +183,14 @@ class TrainConfig:
         "(`stale_dropped/<agent>`); within the bound TIS corrects it against its rollout "
         "log-probs. 0: train only on samples of the current weights.",
     )
+    overlap: bool = setting(
+        True,
+        "`update: per_agent` on Ray: a step's updates run on the learner actors while the next "
+        "step's rollout runs on the engines, which get the new weights after that rollout (its "
+        "nodes are one version behind, within `max_staleness`); the pipeline drains before "
+        "every checkpoint and evaluation. false: updates then rollouts, one after the other. "
+        'In one process updates always run in turn (docs/training.md, "Per-agent updates").',
+    )
     aux_sft_weight: float = setting(
         0.0,
         "Weight of the supervised term on the step's hindsight repair pairs (a failed node's "

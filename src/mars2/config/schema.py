@@ -58,6 +58,19 @@ class Config:
         share = self.search.min_share * len(self.agents)
         check(share <= 1, "search.min_share", self.search.min_share, "times #agents must be <= 1")
         _check_sharing(self)
+        train = self.train
+        check(
+            not (
+                self.cluster.backend == "ray"
+                and train.update == "per_agent"
+                and train.overlap
+                and train.max_staleness == 0
+            ),
+            "train.max_staleness",
+            train.max_staleness,
+            "with update: per_agent and overlap: true on Ray a rollout's nodes are one version "
+            "old when they train; set max_staleness >= 1 or overlap: false",
+        )
 
     def agent_name(self, agent_id: int) -> str:
         """The agent's name (`agents.N.name`, or `agent<N>` when unset)."""

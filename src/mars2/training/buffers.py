@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mars2.training.placement import LearnerLike, Placement
+from mars2.training.placement import LearnerLike, PendingUpdate, Placement, SubmittingLearner
 from mars2.types import Sample
 
 # learner figures that add up over a step's updates (the others are averaged)
@@ -83,6 +83,21 @@ class SampleBuffers:
             self.dropped[name] = state["dropped"].get(name, 0)
 
 
+@dataclasses.dataclass
+class InFlight:
+    """An update submitted to a learner in a process of its own that has not been collected:
+    the weights it trains, its batch and the batch's summed staleness at submission."""
+
+    owner: str
+    pending: PendingUpdate
+    batch: list[Sample]
+    staleness: float
+
+
+# one finished update: its learner figures, its batch and the batch's summed staleness
+_Done = tuple[dict[str, float], list[Sample], float]
+
+
 def update_from_buffers(
     buffers: SampleBuffers,
     groups: Sequence[tuple[LearnerLike, list[int], str]],
@@ -90,55 +105,103 @@ def update_from_buffers(
     placement: Placement,
     names: Sequence[str],
     metrics: dict[str, Any],
+    *,
+    in_flight: list[InFlight] | None = None,
+    drain: bool = True,
 ) -> tuple[float, float]:
     """Queue a step's samples in their weights' buffers, then update each set of weights
     (`groups`: learner, the agents it trains, the owner's name) once per full batch it holds
-    and sync its agents' engines after its last update; return (learn, sync) seconds.
+    and sync its agents' engines after its last update; return (learn, sync) seconds (learn:
+    the seconds this process waited for learners).
 
-    Per agent in `metrics`: `updates/NAME` (this step), `buffer/NAME` (samples left waiting),
-    `stale_dropped/NAME` (dropped this step), `version/NAME` (updates taken so far),
-    `staleness/NAME` (mean staleness of the samples trained on, when it updated) and the
-    learner's figures, averaged over the step's updates (`samples` and `tokens` summed)."""
+    `in_flight` (learners in processes of their own, `train.overlap`): the updates are
+    submitted, not waited for, and stay in the list; the next call first collects them and
+    syncs their engines, so the rollout between the two calls runs while the learners train,
+    with the weights before these updates. `drain` collects this call's updates too (before a
+    checkpoint or an evaluation). The versions count submitted updates, so which samples are
+    stale is decided exactly as when updates run in turn.
+
+    Per agent in `metrics`: `updates/NAME` (started this step), `buffer/NAME` (samples left
+    waiting), `stale_dropped/NAME` (dropped this step), `version/NAME` (updates taken so far),
+    `in_flight/NAME` (with `in_flight`: updates still running after the step), `staleness/NAME`
+    (mean staleness of the samples of the updates finished this step) and the learner's figures
+    of those updates, averaged (`samples` and `tokens` summed)."""
+    members_of = {owner: members for _, members, owner in groups}
+    done: dict[str, list[_Done]] = {owner: [] for owner in members_of}
     learn_s = sync_s = 0.0
+    if in_flight:  # the previous step's updates, trained while this step rolled out
+        learn_s, sync_s = _collect(in_flight, done, members_of, placement)
+    started_updates = dict.fromkeys(members_of, 0)
+    dropped_before = dict(buffers.dropped)
     freed = False
     for learner, members, owner in groups:
         buffers.add(owner, [s for s in samples if s.agent_id in members])
-        dropped_before = buffers.dropped[owner]
-        runs: list[dict[str, float]] = []
-        trained: list[Sample] = []
-        staleness = 0.0
         while (batch := buffers.take(owner)) is not None:
-            if not freed:  # the engines' caches: memory for the update
-                placement.free_rollout_memory()
-                freed = True
-            staleness += buffers.staleness(owner, batch) * len(batch)
+            staleness = buffers.staleness(owner, batch) * len(batch)
             started = time.perf_counter()
-            runs.append(learner.update(batch))
+            if in_flight is not None:
+                assert isinstance(learner, SubmittingLearner), "overlap needs learner.submit"
+                in_flight.append(InFlight(owner, learner.submit(batch), batch, staleness))
+            else:
+                if not freed:  # the engines' caches: memory for the update
+                    placement.free_rollout_memory()
+                    freed = True
+                done[owner].append((learner.update(batch), batch, staleness))
             learn_s += time.perf_counter() - started
             buffers.versions[owner] += 1
-            trained += batch
-        if runs:
-            started = time.perf_counter()
-            for agent_id in members:
-                placement.sync(agent_id)
-            sync_s += time.perf_counter() - started
+            started_updates[owner] += 1
+        if in_flight is None and started_updates[owner]:
+            sync_s += _sync(members, placement)
+    if in_flight and drain:
+        waited, synced = _collect(in_flight, done, members_of, placement)
+        learn_s, sync_s = learn_s + waited, sync_s + synced
+    for owner, members in members_of.items():
         figures = {
-            "updates": float(len(runs)),
+            "updates": float(started_updates[owner]),
             "buffer": float(len(buffers.waiting[owner])),
-            "stale_dropped": float(buffers.dropped[owner] - dropped_before),
+            "stale_dropped": float(buffers.dropped[owner] - dropped_before[owner]),
             "version": float(buffers.versions[owner]),
         }
-        if runs:
-            figures["staleness"] = staleness / len(trained)
-            figures.update(_combined(runs))
+        if in_flight is not None:
+            figures["in_flight"] = float(sum(u.owner == owner for u in in_flight))
+        finished = done[owner]
+        trained = [s for _, batch, _ in finished for s in batch]
+        if finished:
+            figures["staleness"] = sum(st for _, _, st in finished) / len(trained)
+            figures.update(_combined([stats for stats, _, _ in finished]))
         for agent_id in members:
             name = names[agent_id]
             metrics.update({f"{key}/{name}": value for key, value in figures.items()})
-            if len(members) > 1 and runs:
+            if len(members) > 1 and finished:
                 own = [s for s in trained if s.agent_id == agent_id]
                 metrics[f"samples/{name}"] = float(len(own))
                 metrics[f"tokens/{name}"] = float(sum(len(s.response_ids) for s in own))
     return learn_s, sync_s
+
+
+def _collect(
+    in_flight: list[InFlight],
+    done: dict[str, list[_Done]],
+    members_of: Mapping[str, list[int]],
+    placement: Placement,
+) -> tuple[float, float]:
+    """Wait for every update in flight (in submission order), move them to `done`, then sync
+    the engines of each set of weights that changed; (waited, sync) seconds."""
+    started = time.perf_counter()
+    for update in in_flight:
+        done[update.owner].append((update.pending.result(), update.batch, update.staleness))
+    waited = time.perf_counter() - started
+    owners = list(dict.fromkeys(update.owner for update in in_flight))
+    in_flight.clear()
+    return waited, sum(_sync(members_of[owner], placement) for owner in owners)
+
+
+def _sync(members: Sequence[int], placement: Placement) -> float:
+    """Push a set of weights to the engines of the agents that use it; seconds."""
+    started = time.perf_counter()
+    for agent_id in members:
+        placement.sync(agent_id)
+    return time.perf_counter() - started
 
 
 def _combined(runs: Sequence[Mapping[str, float]]) -> dict[str, float]:

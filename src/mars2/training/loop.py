@@ -35,10 +35,15 @@ from mars2.rollout.collapse import distinct_programs, policy_figures
 from mars2.rollout.orchestrator import Executor
 from mars2.rundir import RunDir, step_name
 from mars2.training import checkpoint
-from mars2.training.buffers import SampleBuffers, update_from_buffers
+from mars2.training.buffers import InFlight, SampleBuffers, update_from_buffers
 from mars2.training.hindsight import RepairPair, for_agents, step_pairs
 from mars2.training.logger import MetricsLogger, logged_steps
-from mars2.training.placement import LearnerLike, LocalPlacement, Placement
+from mars2.training.placement import (
+    LearnerLike,
+    LocalPlacement,
+    Placement,
+    SubmittingLearner,
+)
 from mars2.training.plan import plan_for
 from mars2.treesearch.metrics import independent_attempts, summarize
 from mars2.treesearch.pool import ExpansionPool
@@ -155,6 +160,14 @@ class Trainer:
             },
             config.train.max_staleness,
         )
+        # `train.overlap`: updates submitted to learners in processes of their own, collected
+        # after the next rollout; None: updates run in turn
+        overlap = (
+            config.train.update == "per_agent"
+            and config.train.overlap
+            and all(isinstance(lrn, SubmittingLearner) for lrn, _ in self._learner_groups())
+        )
+        self.in_flight: list[InFlight] | None = [] if overlap else None
         self.step = 0
         self.unlogged: dict[str, Any] | None = None  # see load_state_dict
         # the search's statistics carried over rollout rounds (`search.pooling: run`)
@@ -308,7 +321,14 @@ class Trainer:
             return self._update(samples, metrics, repairs)
         groups = [(lrn, members, self._owner(members)) for lrn, members in self._learner_groups()]
         return update_from_buffers(
-            self.buffers, groups, samples, self.placement, self.names, metrics
+            self.buffers,
+            groups,
+            samples,
+            self.placement,
+            self.names,
+            metrics,
+            in_flight=self.in_flight,
+            drain=self._checkpoint_due(self.step + 1) or self._eval_due(self.step + 1),
         )
 
     def _update(
@@ -358,11 +378,22 @@ class Trainer:
         return self.names[self.config.weights_owner(members[0])]
 
     def _versions(self) -> dict[int, int]:
-        """Every agent's weights version: updates its weights took (0 for a frozen agent)."""
-        return {
-            i: self.buffers.versions.get(self.names[self.config.weights_owner(i)], 0)
-            for i in range(len(self.names))
-        }
+        """Every agent's weights version as its engines hold it: updates its weights took (0
+        for a frozen agent), less those still in flight (`train.overlap`)."""
+        out = {}
+        for i in range(len(self.names)):
+            owner = self.names[self.config.weights_owner(i)]
+            running = sum(u.owner == owner for u in self.in_flight or ())
+            out[i] = self.buffers.versions.get(owner, 0) - running
+        return out
+
+    def _checkpoint_due(self, step: int) -> bool:
+        every = self.config.train.checkpoint_every
+        return step == self.config.train.steps or bool(every and step % every == 0)
+
+    def _eval_due(self, step: int) -> bool:
+        every = self.config.eval.every
+        return step == self.config.train.steps or bool(every and step % every == 0)
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:
         """Every set of trainable weights has `min_samples_per_agent` samples per agent that
@@ -436,6 +467,7 @@ class Trainer:
         trained weights, under the name of the agent that owns them."""
         from mars2.agents.models import resolve_model
 
+        assert not self.in_flight, "a checkpoint waits for the updates in flight (drain)"
         learners = {}
         for learner, members in self._learner_groups():
             owner = self.config.weights_owner(members[0])
@@ -512,8 +544,7 @@ class Trainer:
                 while self.step < config.train.steps:
                     metrics = self.train_step(train_rollout, loop)
                     self.step += 1
-                    every = config.train.checkpoint_every
-                    if self.step == config.train.steps or (every and self.step % every == 0):
+                    if self._checkpoint_due(self.step):
                         # before the step's evaluation: a crash there costs the evaluation only
                         checkpoint.save(
                             self.run_dir,
@@ -546,10 +577,9 @@ class Trainer:
         logger: MetricsLogger,
     ) -> dict[str, Any]:
         """The end of step `self.step`: its evaluation when one is due, then its metrics line."""
-        every = self.config.eval.every
         final = self.step == self.config.train.steps
         metrics = dict(metrics)
-        if final or (every and self.step % every == 0):
+        if self._eval_due(self.step):
             metrics.update(self._timed_evaluate(sandbox, loop, each_agent and final))
         logger.log(metrics)
         return metrics

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from mars2 import seeds
 from mars2.agents.base import Policy
@@ -40,6 +40,24 @@ class LearnerLike(Protocol):
     def state_dict(self) -> dict[str, Any]: ...
 
     def load_state_dict(self, state: dict[str, Any]) -> None: ...
+
+
+class PendingUpdate(Protocol):
+    """An update started by `SubmittingLearner.submit` that may still be running."""
+
+    def result(self) -> dict[str, float]:
+        """Wait for the update; its figures, as `update` returns them."""
+        ...
+
+
+@runtime_checkable
+class SubmittingLearner(LearnerLike, Protocol):
+    """A learner in a process of its own (a Ray learner actor): it can start an update and
+    return at once, so that rollouts go on while it trains (`train.overlap`)."""
+
+    def submit(
+        self, samples: list[Sample], repairs: Sequence[Any] = (), repair_weight: float = 0.0
+    ) -> PendingUpdate: ...
 
 
 class Placement(Protocol):

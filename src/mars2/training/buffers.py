@@ -119,13 +119,7 @@ def update_from_buffers(
     syncs their engines, so the rollout between the two calls runs while the learners train,
     with the weights before these updates. `drain` collects this call's updates too (before a
     checkpoint or an evaluation). The versions count submitted updates, so which samples are
-    stale is decided exactly as when updates run in turn.
-
-    Per agent in `metrics`: `updates/NAME` (started this step), `buffer/NAME` (samples left
-    waiting), `stale_dropped/NAME` (dropped this step), `version/NAME` (updates taken so far),
-    `in_flight/NAME` (with `in_flight`: updates still running after the step), `staleness/NAME`
-    (mean staleness of the samples of the updates finished this step) and the learner's figures
-    of those updates, averaged (`samples` and `tokens` summed)."""
+    stale is decided exactly as when updates run in turn. Figures in `metrics`: `_write_figures`."""
     members_of = {owner: members for _, members, owner in groups}
     done: dict[str, list[_Done]] = {owner: [] for owner in members_of}
     learn_s = sync_s = 0.0
@@ -133,23 +127,21 @@ def update_from_buffers(
         learn_s, sync_s = _collect(in_flight, done, members_of, placement)
     started_updates = dict.fromkeys(members_of, 0)
     dropped_before = dict(buffers.dropped)
-    freed = False
     for learner, members, owner in groups:
         buffers.add(owner, [s for s in samples if s.agent_id in members])
+        started = time.perf_counter()
         while (batch := buffers.take(owner)) is not None:
             staleness = buffers.staleness(owner, batch) * len(batch)
-            started = time.perf_counter()
             if in_flight is not None:
                 assert isinstance(learner, SubmittingLearner), "overlap needs learner.submit"
                 in_flight.append(InFlight(owner, learner.submit(batch), batch, staleness))
             else:
-                if not freed:  # the engines' caches: memory for the update
+                if not any(started_updates.values()):  # the engines' caches: memory to update
                     placement.free_rollout_memory()
-                    freed = True
                 done[owner].append((learner.update(batch), batch, staleness))
-            learn_s += time.perf_counter() - started
             buffers.versions[owner] += 1
             started_updates[owner] += 1
+        learn_s += time.perf_counter() - started
         if in_flight is None and started_updates[owner]:
             sync_s += _sync(members, placement)
     if in_flight and drain:
@@ -164,19 +156,34 @@ def update_from_buffers(
         }
         if in_flight is not None:
             figures["in_flight"] = float(sum(u.owner == owner for u in in_flight))
-        finished = done[owner]
-        trained = [s for _, batch, _ in finished for s in batch]
-        if finished:
-            figures["staleness"] = sum(st for _, _, st in finished) / len(trained)
-            figures.update(_combined([stats for stats, _, _ in finished]))
-        for agent_id in members:
-            name = names[agent_id]
-            metrics.update({f"{key}/{name}": value for key, value in figures.items()})
-            if len(members) > 1 and finished:
-                own = [s for s in trained if s.agent_id == agent_id]
-                metrics[f"samples/{name}"] = float(len(own))
-                metrics[f"tokens/{name}"] = float(sum(len(s.response_ids) for s in own))
+        _write_figures(figures, done[owner], members, names, metrics)
     return learn_s, sync_s
+
+
+def _write_figures(
+    figures: dict[str, float],
+    finished: Sequence[_Done],
+    members: Sequence[int],
+    names: Sequence[str],
+    metrics: dict[str, Any],
+) -> None:
+    """One set of weights' figures of a step under the name of every agent that trains those
+    weights: `updates/NAME` (started this step), `buffer/NAME` (samples left waiting),
+    `stale_dropped/NAME` (dropped this step), `version/NAME` (updates taken so far),
+    `in_flight/NAME` (overlapped: updates still running after the step), `staleness/NAME` (mean
+    staleness of the samples of the updates finished this step) and the learner's figures of
+    those updates, averaged (`samples` and `tokens` summed)."""
+    trained = [s for _, batch, _ in finished for s in batch]
+    if finished:
+        figures["staleness"] = sum(st for _, _, st in finished) / len(trained)
+        figures.update(_combined([stats for stats, _, _ in finished]))
+    for agent_id in members:
+        name = names[agent_id]
+        metrics.update({f"{key}/{name}": value for key, value in figures.items()})
+        if len(members) > 1 and finished:
+            own = [s for s in trained if s.agent_id == agent_id]
+            metrics[f"samples/{name}"] = float(len(own))
+            metrics[f"tokens/{name}"] = float(sum(len(s.response_ids) for s in own))
 
 
 def _collect(

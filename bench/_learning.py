@@ -24,6 +24,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+# `--precision` of both learner benches reaches their worker processes through this variable:
+# the matched precision, `auto` (mars2's `train.precision: auto`: fp32 on CPUs) unless set.
+PRECISION_ENV = "MARS2_BENCH_PRECISION"
+PRECISIONS = ("auto", "bf16", "fp32")
 LEARNS_LESS = 0.8  # a mars2 row whose effect is below this share of the fp32 reference is flagged
 EVAL_ROWS = 4  # samples rescored per forward pass
 

@@ -36,11 +36,11 @@ What is the same on both sides:
   `max_steps=1`. AdamW, lr 1e-4 (mars2's default for LoRA), constant schedule, weight decay 0,
   betas (0.9, 0.999), gradient norm clipped at 1.0. Neither side computes "old" log-probs in a
   separate pass (one optimizer step per generation: both use the gradient pass's own, detached).
-- Training precision: `mars2.training.trainable.resolve_precision("auto", cpu)` on both sides:
-  fp32 on CPUs without AMX tiles (mars2 `train.precision=auto`; TRL `bf16=True` exactly when that
-  says bf16, with the model then loaded in bfloat16 (peft keeps the adapter in float32): the
-  scheme of mars2's bf16 LoRA learner, whose frozen model and residual stream are bfloat16;
-  TRL's `model.generate` then samples in bfloat16 too).
+- Training precision: `mars2.training.trainable.resolve_precision(P, cpu)` on both sides, P the
+  `--precision` (default `auto`: fp32 on CPUs; mars2 `train.precision=P`; TRL `bf16=True` exactly
+  when that says bf16, with the model then loaded in bfloat16 (peft keeps the adapter in
+  float32): the scheme of mars2's bf16 LoRA learner, whose frozen model and residual stream are
+  bfloat16; TRL's `model.generate` then samples in bfloat16 too).
 - Seed 0 on both sides; torch's default number of threads (`--threads N` sets another; the
   table title shows it). On a machine that other jobs keep busy, torch's default (one thread
   per core) oversubscribes the cores, which slows `model.generate`'s many small operations
@@ -123,7 +123,13 @@ from rich.table import Table  # noqa: E402
 from mars2.machine import cpu_times, stolen_share  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-from _learning import check_lines, evaluate_changes, save_change  # noqa: E402
+from _learning import (  # noqa: E402
+    PRECISION_ENV,
+    PRECISIONS,
+    check_lines,
+    evaluate_changes,
+    save_change,
+)
 
 # "-fp32": the same contender training in float32 (the learning check's reference precision)
 CONTENDERS = ("mars2", "trl", "mars2-fp32", "trl-fp32")
@@ -396,7 +402,7 @@ def worker(name: str, spec: StepSpec, threads: int, change: str | None) -> dict[
     torch.manual_seed(SEED)
     if threads > 0:
         torch.set_num_threads(threads)
-    precision = "fp32" if name.endswith("-fp32") else "auto"
+    precision = "fp32" if name.endswith("-fp32") else os.environ.get(PRECISION_ENV, "auto")
     run = run_mars2 if name.startswith("mars2") else run_trl
     result, model, samples = run(spec, precision)
     result["threads"] = torch.get_num_threads()
@@ -507,10 +513,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--threads", type=int, default=0, help="torch threads per contender (default: torch's)"
     )
+    parser.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="auto",
+        help="the matched training precision (auto: mars2's train.precision auto here, fp32 on "
+        "CPUs; bf16: the bfloat16 learners, checked against fp32 rows)",
+    )
     parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--change", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if not args.worker:  # the workers (subprocesses) inherit the driver's matched precision
+        os.environ[PRECISION_ENV] = args.precision
     if args.worker:
         result = worker(args.worker, StepSpec(**json.loads(args.spec)), args.threads, args.change)
         sys.stdout.write(json.dumps(result) + "\n")

@@ -4,7 +4,8 @@ The decided comparison (issue #27): each side at its best supported setting for 
 runs: the same model (SmolLM2-135M-Instruct, the bundled model), batch, tokens and loss, and the
 main job's adapter (LoRA rank 16, alpha 32, every linear layer) plus a full fine-tuning row, at
 matched training precision: mars2's `train.precision: auto` resolved on this machine (bf16 on
-AMX CPUs and bf16 GPUs, else fp32), with TRL given `bf16=True` exactly when that is bf16 and,
+bf16 GPUs, fp32 on CPUs) or `--precision bf16` (the bfloat16 learner, which is faster on
+CPUs with fast bfloat16 products), with TRL given `bf16=True` exactly when that is bf16 and,
 for its LoRA row, the model loaded in bfloat16 then (peft keeps the adapters in float32): the
 scheme of mars2's bf16 LoRA learner, whose frozen model and residual stream are bfloat16. Where
 the matched precision is not fp32, float32 rows (`-fp32`) are added for reference.
@@ -94,7 +95,14 @@ from rich.table import Table  # noqa: E402
 from mars2.machine import cpu_times, stolen_share  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-from _learning import check_lines, effect_ratio, evaluate_changes, save_change  # noqa: E402
+from _learning import (  # noqa: E402
+    PRECISION_ENV,
+    PRECISIONS,
+    check_lines,
+    effect_ratio,
+    evaluate_changes,
+    save_change,
+)
 
 MODEL = "smollm2-135m"
 # side-adapter[-variant]; "-fp32" rows are added where the matched precision is not fp32
@@ -191,13 +199,14 @@ def make_batch(spec: BatchSpec, vocab: int) -> list[Any]:
 
 
 def matched_precision() -> str:
-    """mars2's `train.precision: auto` on this machine: what both sides train in."""
+    """What both sides train in: `--precision` (default mars2's `train.precision: auto` on this
+    machine, fp32 on CPUs) resolved here."""
     import torch
 
     from mars2.training.trainable import resolve_precision
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return resolve_precision("auto", device)
+    return resolve_precision(os.environ.get(PRECISION_ENV, "auto"), device)
 
 
 # ---------------------------------------------------------------- workers (one per subprocess)
@@ -517,10 +526,19 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated subset of {','.join(CONTENDERS + FP32_ROWS)} (default: all, the "
         "fp32 rows where the matched precision is not fp32; --smoke: mars2-lora,trl-lora)",
     )
+    parser.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="auto",
+        help="the matched training precision (auto: mars2's train.precision auto here, fp32 on "
+        "CPUs; bf16: the bfloat16 learners, checked against fp32 rows)",
+    )
     parser.add_argument("--worker", choices=CONTENDERS + FP32_ROWS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--change", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if not args.worker:  # the workers (subprocesses) inherit the driver's matched precision
+        os.environ[PRECISION_ENV] = args.precision
     steps = args.steps or (1 if args.smoke else 2 if args.quick else 3)
     if args.worker:
         spec = BatchSpec(**json.loads(args.spec))

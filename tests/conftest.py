@@ -34,12 +34,10 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(autouse=True)
 def cpu_without_amx(monkeypatch: pytest.MonkeyPatch) -> None:
-    """In-process learners resolve `train.precision: auto` as on a CPU without AMX tiles whose
-    bfloat16 products measured no faster than float32 ones (fp32): the tests that check updates
-    exactly (micro-batching, chunked logits, logp_diff) compare float32 numbers, and on an AMX
-    machine, or one where bfloat16 products measure faster (`machine.bf16_product_speedup`),
-    `auto` would train in bfloat16. Tests of `auto` itself patch the probes again; subprocesses
-    run configs that say `precision: fp32`."""
+    """The processor probes pinned to a CPU without AMX tiles or fast bfloat16 products, so that
+    what a run records of its machine (`machine.facts`) and any code that reads the probes
+    behave alike on every test machine (`train.precision: auto` is fp32 on every CPU anyway).
+    Tests of the probes patch them again."""
     import torch
 
     from mars2 import machine

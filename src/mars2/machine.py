@@ -3,9 +3,8 @@ versions, hardware and source commit a run writes each time it starts (RUN/envir
 mars2.rundir), and each evaluation beside its eval.json.
 Importing it does not import torch (`mars2 doctor` runs without torch).
 
-A run's numbers depend on more than its config: `train.precision: auto` trains in bfloat16 on a
-CPU with AMX tiles or whose bfloat16 products measure faster (`bf16_product_speedup`) and in
-float32 on others, and kernels change between torch versions. A
+A run's numbers depend on more than its config: kernels differ between processors (AMX tiles,
+native bfloat16: what `bf16_product_speedup` measures) and change between torch versions. A
 run resumed on another machine is two machines' work; each start appends one line, so every
 step's machine can be looked up (the line's `step` is the first step it ran).
 
@@ -48,11 +47,10 @@ def cpu_has_bfloat16() -> bool:
     return bool(avx512_bf16()) or amx_tiles()
 
 
-# `train.precision: auto` trains in bfloat16 on a CPU without AMX tiles when its bfloat16 matrix
-# products measure at least this much faster than float32 ones. CPUs that report AVX512-BF16
-# differ: on one (2026-12-02) oneDNN's bfloat16 product took 1.6x the float32 one; on a 2-core
-# AMD EPYC (2026-12-04) it took 0.43x, and the bfloat16 learner 0.6x (docs/performance.md).
-BF16_MIN_SPEEDUP = 1.25
+# CPUs that report AVX512-BF16 differ: on one (2026-12-02) oneDNN's bfloat16 product took 1.6x
+# the float32 one; on a 2-core AMD EPYC (2026-12-04) it took 0.43x, and the bfloat16 learner
+# 0.6x (docs/performance.md). `mars2 doctor` prints the figure: what `train.precision=bf16`
+# would buy here (`auto` trains in float32 on every CPU: mars2.training.trainable).
 
 
 @functools.cache
@@ -75,12 +73,6 @@ def bf16_product_speedup() -> float:
                 torch.nn.functional.linear(a, b)
                 best[name] = min(best[name], time.perf_counter() - start)
     return best["fp32"] / best["bf16"]
-
-
-def cpu_trains_bf16() -> bool:
-    """Whether `train.precision: auto` trains in bfloat16 on this CPU: AMX tiles, or bfloat16
-    products measured at least BF16_MIN_SPEEDUP times as fast as float32 ones."""
-    return amx_tiles() or bf16_product_speedup() >= BF16_MIN_SPEEDUP
 
 
 def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:

@@ -128,11 +128,11 @@ class TrainConfig:
         "autocast, trainable weights, gradients and optimizer state in float32 (TRL's `bf16`); "
         "with LoRA and an engine that generates from a snapshot (the `llama` decoder), the "
         "frozen model and the residual stream between layers are bfloat16 too, as in the "
-        "engine's snapshot. `fp32`: all float32. `auto`: bf16 on a GPU that supports it, on "
-        "CPUs with AMX tiles and on CPUs whose bfloat16 matrix products measure at least 1.25x "
-        "as fast as float32 ones (timed once per process; AVX512-BF16 CPUs differ: 1.6x slower "
-        "on one, 2.3x faster on another, docs/performance.md), else fp32. `mars2 doctor` shows "
-        "the choice.",
+        "engine's snapshot. `fp32`: all float32. `auto`: bf16 on a GPU that supports it, fp32 on "
+        "every CPU: the main job's bfloat16 learner was not shown to learn as much as the "
+        'float32 one (docs/results.md, "The learner\'s precision"; bf16 is 1.7x faster per '
+        "update on a 2-core EPYC, docs/performance.md). `mars2 doctor` shows what bf16 would "
+        "buy on this CPU.",
     )
     micro_batch_tokens: int = setting(
         1024,

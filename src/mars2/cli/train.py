@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="Train agents with RL on search trees (no arguments: the bundled CPU job).",
         description="Train agents with RL on search trees. With no arguments: two SmolLM2-135M "
         "agents (coder, debugger) on bundled:core, 8 steps of 16 AB-MCTS trees, evaluated before "
-        "and after on 100 held-out problems; 13.6 minutes and a 3.65 GB peak on 2 CPU cores "
+        "and after on 100 held-out problems; 13.4 minutes and a 3.4 GB peak on 2 CPU cores "
         "(docs/results.md).",
     )
     add_common(parser)

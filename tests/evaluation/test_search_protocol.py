@@ -17,3 +17,10 @@ def test_pooled_search_protocol_names_what_differs() -> None:
     extra = {k: v for k, v in fields.items() if k not in SEARCH_FIELDS}
     assert extra == {"pooling": "call", "refine_solved": False, "copies": "skip", "pool_lag": 8}
     assert search_protocol(SearchConfig()) != fields
+
+
+def test_a_sampling_protocol_leaves_out_the_settings_sampling_ignores() -> None:
+    pooled = SearchConfig(algo="sampling", pooling="call", refine_solved=False, copies="skip")
+    assert search_protocol(pooled) == search_protocol(SearchConfig(algo="sampling"))
+    tree = SearchConfig(algo="abmcts", pooling="call")
+    assert search_protocol(tree) != search_protocol(SearchConfig(algo="abmcts"))

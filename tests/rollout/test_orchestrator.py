@@ -92,3 +92,20 @@ def test_order_changes_when_trees_start_not_their_seeds_or_results(sandbox) -> N
     )
     with pytest.raises(ValueError, match="permutation"):
         run([0, 0, 1, 2])
+
+
+def test_settings_a_sampling_search_ignores_leave_its_trees_unchanged(sandbox) -> None:  # type: ignore[no-untyped-def]
+    # why `search_protocol` names no pooling/copies/refine_solved for `sampling`: fresh
+    # attempts take no prior and refine nothing, so the trees are the same request for request
+    def trees(search: SearchConfig):  # type: ignore[no-untyped-def]
+        policy = ScriptedPolicy(lambda messages: fenced(WRONG), "a")
+        _, results = grow(sandbox, [policy], search, n_problems=3)
+        # requests as a set: three trees in flight ask in an order the sandbox's timing sets
+        shapes = [[(r.node_id, r.parent_id, r.reward) for r in t.records] for t in results]
+        return sorted(map(repr, policy.requests)), shapes
+
+    plain = SearchConfig(algo="sampling", budget=4)
+    pooled = SearchConfig(
+        algo="sampling", budget=4, pooling="call", refine_solved=False, copies="skip", pool_lag=1
+    )
+    assert trees(plain) == trees(pooled)

@@ -89,11 +89,19 @@ def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, An
     }
 
 
+# Searches of fresh attempts only: no node refines, no prior is taken, so the settings of
+# DEFAULT_OFF_SEARCH_FIELDS cannot change their trees (one `independent` arm of `mars2 budget`
+# serves a per-tree and a pooled search alike).
+FRESH_ONLY = ("sampling",)
+
+
 def search_protocol(search: SearchConfig) -> dict[str, Any]:
     """The protocol's `search`: every SEARCH_FIELDS setting, and those of
-    DEFAULT_OFF_SEARCH_FIELDS that differ from their default."""
+    DEFAULT_OFF_SEARCH_FIELDS that differ from their default (none for FRESH_ONLY searches)."""
     default = SearchConfig()
     fields = {name: getattr(search, name) for name in SEARCH_FIELDS}
+    if search.algo in FRESH_ONLY:
+        return fields
     for name in DEFAULT_OFF_SEARCH_FIELDS:
         if getattr(search, name) != getattr(default, name):
             fields[name] = getattr(search, name)

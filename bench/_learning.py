@@ -19,7 +19,9 @@ LEARNS LESS below `LEARNS_LESS` times it.
 
 from __future__ import annotations
 
+import argparse
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,22 @@ PRECISION_ENV = "MARS2_BENCH_PRECISION"
 PRECISIONS = ("auto", "bf16", "fp32")
 LEARNS_LESS = 0.8  # a mars2 row whose effect is below this share of the fp32 reference is flagged
 EVAL_ROWS = 4  # samples rescored per forward pass
+
+
+def add_precision_option(parser: argparse.ArgumentParser) -> None:
+    """`--precision`, the matched training precision of a learner bench."""
+    parser.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="auto",
+        help="the matched training precision (auto: mars2's train.precision auto here, fp32 on "
+        "CPUs; bf16: the bfloat16 learners, checked against fp32 rows)",
+    )
+
+
+def export_precision(precision: str) -> None:
+    """Hand the driver's `--precision` to the worker processes it starts (they inherit it)."""
+    os.environ[PRECISION_ENV] = precision
 
 
 def learning_effect(

@@ -125,9 +125,10 @@ from mars2.machine import cpu_times, stolen_share  # noqa: E402
 sys.path.insert(0, str(ROOT / "bench"))
 from _learning import (  # noqa: E402
     PRECISION_ENV,
-    PRECISIONS,
+    add_precision_option,
     check_lines,
     evaluate_changes,
+    export_precision,
     save_change,
 )
 
@@ -513,19 +514,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--threads", type=int, default=0, help="torch threads per contender (default: torch's)"
     )
-    parser.add_argument(
-        "--precision",
-        choices=PRECISIONS,
-        default="auto",
-        help="the matched training precision (auto: mars2's train.precision auto here, fp32 on "
-        "CPUs; bf16: the bfloat16 learners, checked against fp32 rows)",
-    )
+    add_precision_option(parser)
     parser.add_argument("--worker", choices=CONTENDERS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--change", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if not args.worker:  # the workers (subprocesses) inherit the driver's matched precision
-        os.environ[PRECISION_ENV] = args.precision
+    if not args.worker:
+        export_precision(args.precision)
     if args.worker:
         result = worker(args.worker, StepSpec(**json.loads(args.spec)), args.threads, args.change)
         sys.stdout.write(json.dumps(result) + "\n")

@@ -97,10 +97,11 @@ from mars2.machine import cpu_times, stolen_share  # noqa: E402
 sys.path.insert(0, str(ROOT / "bench"))
 from _learning import (  # noqa: E402
     PRECISION_ENV,
-    PRECISIONS,
+    add_precision_option,
     check_lines,
     effect_ratio,
     evaluate_changes,
+    export_precision,
     save_change,
 )
 
@@ -526,19 +527,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated subset of {','.join(CONTENDERS + FP32_ROWS)} (default: all, the "
         "fp32 rows where the matched precision is not fp32; --smoke: mars2-lora,trl-lora)",
     )
-    parser.add_argument(
-        "--precision",
-        choices=PRECISIONS,
-        default="auto",
-        help="the matched training precision (auto: mars2's train.precision auto here, fp32 on "
-        "CPUs; bf16: the bfloat16 learners, checked against fp32 rows)",
-    )
+    add_precision_option(parser)
     parser.add_argument("--worker", choices=CONTENDERS + FP32_ROWS, help=argparse.SUPPRESS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--change", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if not args.worker:  # the workers (subprocesses) inherit the driver's matched precision
-        os.environ[PRECISION_ENV] = args.precision
+    if not args.worker:
+        export_precision(args.precision)
     steps = args.steps or (1 if args.smoke else 2 if args.quick else 3)
     if args.worker:
         spec = BatchSpec(**json.loads(args.spec))

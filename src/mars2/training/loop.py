@@ -388,11 +388,13 @@ class Trainer:
         return out
 
     def _checkpoint_due(self, step: int) -> bool:
-        every = self.config.train.checkpoint_every
-        return step == self.config.train.steps or bool(every and step % every == 0)
+        return self._due(step, self.config.train.checkpoint_every)
 
     def _eval_due(self, step: int) -> bool:
-        every = self.config.eval.every
+        return self._due(step, self.config.eval.every)
+
+    def _due(self, step: int, every: int) -> bool:
+        """Step `step` is the run's last or a multiple of `every` (0: only the last)."""
         return step == self.config.train.steps or bool(every and step % every == 0)
 
     def _batches_full(self, samples: Sequence[Sample]) -> bool:

@@ -37,17 +37,17 @@ SEARCH_FIELDS = (
     "virtual_score",
     "width",
 )
-# Search settings whose defaults are the per-tree search: a protocol names them only when they
-# differ from the default, so a protocol without them means the default (and keys the cache
-# as before they existed).
-DEFAULT_OFF_SEARCH_FIELDS = (
-    "pooling",
-    "forgetting",
-    "pool_strength",
-    "pool_lag",
-    "refine_solved",
-    "copies",
-)
+# The per-tree search (the paper's AB-MCTS-A) in the settings added after it: a protocol names
+# one of them only where it differs from this value, so a protocol without them is the per-tree
+# search (and keys the cache as before they existed) whatever the defaults are. `forgetting` is
+# left out: it weighs pools carried over calls, and an evaluation's trees never read one.
+PER_TREE_SEARCH: dict[str, Any] = {
+    "pooling": "none",
+    "pool_strength": 128.0,
+    "pool_lag": 32,
+    "refine_solved": True,
+    "copies": "run",
+}
 
 
 def eval_search(config: Config) -> SearchConfig:
@@ -90,21 +90,24 @@ def protocol(config: Config, search: SearchConfig | None = None) -> dict[str, An
 
 
 # Searches of fresh attempts only: no node refines, no prior is taken, so the settings of
-# DEFAULT_OFF_SEARCH_FIELDS cannot change their trees (one `independent` arm of `mars2 budget`
-# serves a per-tree and a pooled search alike).
+# PER_TREE_SEARCH cannot change their trees (one `independent` arm of `mars2 budget` serves a
+# per-tree and a pooled search alike).
 FRESH_ONLY = ("sampling",)
 
 
 def search_protocol(search: SearchConfig) -> dict[str, Any]:
-    """The protocol's `search`: every SEARCH_FIELDS setting, and those of
-    DEFAULT_OFF_SEARCH_FIELDS that differ from their default (none for FRESH_ONLY searches)."""
-    default = SearchConfig()
+    """The protocol's `search`: every SEARCH_FIELDS setting, and those of PER_TREE_SEARCH that
+    differ from the per-tree search (none for FRESH_ONLY searches). `pooling: run` is recorded
+    as `call`: an evaluation grows its trees in calls of its own and reads no carried pool, so
+    the two grow the same trees (docs/search.md, "Pooled priors")."""
     fields = {name: getattr(search, name) for name in SEARCH_FIELDS}
     if search.algo in FRESH_ONLY:
         return fields
-    for name in DEFAULT_OFF_SEARCH_FIELDS:
-        if getattr(search, name) != getattr(default, name):
-            fields[name] = getattr(search, name)
+    for name, per_tree in PER_TREE_SEARCH.items():
+        value = getattr(search, name)
+        value = "call" if name == "pooling" and value == "run" else value
+        if value != per_tree:
+            fields[name] = value
     return fields
 
 

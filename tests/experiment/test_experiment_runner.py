@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from experiment_fakes import FINALS, TINY, FakeLauncher, experiment_file, finish, outcome
 
 from mars2.errors import UserError
@@ -88,6 +89,28 @@ def test_a_run_started_with_another_config_is_refused(tmp_path: Path) -> None:
         UserError, match=r"grpo/seed0 was started with another config .*train.steps"
     ):
         execute(runs[1:2], FakeLauncher())
+
+
+def test_a_setting_the_run_predates_is_not_held_against_it(tmp_path: Path) -> None:
+    """A run's config.yaml written before a setting existed does not name it: the experiment
+    file may pin the value that reproduces the run without the run being refused; a setting
+    the run does name is still compared."""
+    run = plan(load_experiment(experiment_file(tmp_path)), tmp_path / "out")[1]
+    execute([run], FakeLauncher(exit_code=1))
+    config = yaml.safe_load(run.dir.config.read_text())
+    del config["search"]["copies"]  # as if written before `copies` existed
+    run.dir.config.write_text(yaml.safe_dump(config))
+    pinned = experiment_file(
+        tmp_path, TINY.replace("train.steps=2", "train.steps=2, search.copies=run")
+    )
+    execute(plan(load_experiment(pinned), tmp_path / "out")[1:2], FakeLauncher(exit_code=1))
+    other = experiment_file(
+        tmp_path, TINY.replace("train.steps=2", "train.steps=2, search.pooling=none")
+    )
+    with pytest.raises(
+        UserError, match=r"grpo/seed0 was started with another config .*search.pooling"
+    ):
+        execute(plan(load_experiment(other), tmp_path / "out")[1:2], FakeLauncher())
 
 
 def test_a_different_evaluation_protocol_is_refused_naming_the_field(tmp_path: Path) -> None:

@@ -14,15 +14,12 @@ from mars2.rollout import Orchestrator
 from mars2.treesearch.metrics import NodeCounts, node_counts, summarize
 from simulated import SIM_PROBLEM, SimPolicy, SimSandbox
 
-POOLED = SearchConfig(
-    budget=8,
-    pooling="call",
-    refine_solved=False,
-    copies="skip",
-    pool_lag=8,
-    trees_in_flight=8,
-)
+# the default search (pooling `run`, solved nodes not refined, copies skipped; one call each)
+POOLED = SearchConfig(budget=8, pool_lag=8, trees_in_flight=8)
 SAMPLING = SearchConfig(algo="sampling", budget=8, trees_in_flight=8)
+PER_TREE = SearchConfig(
+    budget=8, trees_in_flight=8, pooling="none", refine_solved=True, copies="run"
+)  # the paper's AB-MCTS-A (configs/paper.yaml)
 
 
 def search(config: SearchConfig, policies: list[SimPolicy], n: int = 200, seed: int = 0):  # type: ignore[no-untyped-def]
@@ -50,7 +47,7 @@ def test_bad_refinement_stays_close_to_sampling(seed: int) -> None:
     bad = [SimPolicy(fresh=0.22, repair=0.03, copy=0.5)]
     pooled, counts, *_ = search(POOLED, bad, seed=seed)
     sampled, *_ = search(SAMPLING, [SimPolicy(fresh=0.22, repair=0.03, copy=0.5)], seed=seed)
-    per_tree, *_ = search(SearchConfig(budget=8, trees_in_flight=8), bad, seed=seed)
+    per_tree, *_ = search(PER_TREE, bad, seed=seed)
     assert counts.refinements < 0.1 * counts.nodes  # it learned to stay wide
     assert pooled.pass_at_1_mcts >= sampled.pass_at_1_mcts - 0.04
     assert pooled.pass_at_1_mcts > per_tree.pass_at_1_mcts + 0.08  # the per-tree prior refines
@@ -116,6 +113,7 @@ def test_run_pooling_carries_the_pool_with_forgetting() -> None:
     for key, moments in before.items():  # the older call now counts a quarter, the new a half
         assert call[key].n >= 0.5 * moments.n
     # `call` pooling keeps nothing across calls
-    fresh = Orchestrator(agents, [AgentConfig(model="scripted")], box, POOLED)
+    call_only = dataclasses.replace(POOLED, pooling="call")
+    fresh = Orchestrator(agents, [AgentConfig(model="scripted")], box, call_only)
     asyncio.run(fresh.run([SIM_PROBLEM] * 10, seed=1))
     assert fresh.pool.stats == {}

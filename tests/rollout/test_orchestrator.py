@@ -9,6 +9,7 @@ import pytest
 
 from fakes import RIGHT, SUM_EVENS, WRONG, ScriptedPolicy, fenced, refines_to_right
 from mars2.config import AgentConfig, SandboxConfig, SearchConfig
+from mars2.evaluation.protocol import PER_TREE_SEARCH
 from mars2.rollout import Orchestrator
 from mars2.sandbox import Sandbox
 from mars2.treesearch.metrics import summarize
@@ -30,7 +31,9 @@ def grow(sandbox, policies, search: SearchConfig, n_problems: int = 1):  # type:
 def test_refinement_chain_fixes_the_bug(sandbox) -> None:  # type: ignore[no-untyped-def]
     policy = ScriptedPolicy(refines_to_right, "a")
     orchestrator, (result,) = grow(
-        sandbox, [policy], SearchConfig(algo="refine", budget=3, parallel_expansions=1)
+        sandbox,
+        [policy],
+        SearchConfig(**PER_TREE_SEARCH, algo="refine", budget=3, parallel_expansions=1),
     )
     records = result.records
     assert [r.parent_id for r in records] == [None, records[0].node_id, records[1].node_id]
@@ -50,7 +53,7 @@ def test_refinement_chain_fixes_the_bug(sandbox) -> None:  # type: ignore[no-unt
 def test_many_trees_two_agents_budget_respected(sandbox) -> None:  # type: ignore[no-untyped-def]
     good = ScriptedPolicy([fenced(RIGHT)], "good")
     bad = ScriptedPolicy([fenced(WRONG)], "bad")
-    search = SearchConfig(budget=6, parallel_expansions=2, trees_in_flight=3)
+    search = SearchConfig(**PER_TREE_SEARCH, budget=6, parallel_expansions=2, trees_in_flight=3)
     _, results = grow(sandbox, [good, bad], search, n_problems=4)
     assert len(results) == 4
     assert all(len(r.records) == 6 for r in results)

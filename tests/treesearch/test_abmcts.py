@@ -9,6 +9,7 @@ import statistics
 
 import pytest
 
+from mars2.evaluation.protocol import PER_TREE_SEARCH
 from mars2.treesearch import ROOT, SearchConfig, TreeState, make_algorithm
 from mars2.treesearch.abmcts import ABMCTSStats
 from mars2.treesearch.base import Algorithm
@@ -27,7 +28,7 @@ def replay(algo: Algorithm, state: TreeState, edges: list[tuple[int | None, int,
 
 
 def test_backup_updates_gen_cont_and_path_arms() -> None:
-    algo = make_algorithm(SearchConfig(budget=10), 1)
+    algo = make_algorithm(SearchConfig(**PER_TREE_SEARCH, budget=10), 1)  # arms observe scores
     state = algo.init_tree(0)
     # root -> 0 (0.2) -> 1 (0.6) -> 2 (1.0); root -> 3 (0.4)
     replay(algo, state, [(None, 0, 0.2), (0, 0, 0.6), (1, 0, 1.0), (None, 0, 0.4)])

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mars2.evaluation.protocol import PER_TREE_SEARCH
 from mars2.treesearch import ROOT, SearchConfig, TreeState, make_algorithm
 from mars2.treesearch.abmcts import ABMCTSStats
 from mars2.treesearch.base import Algorithm
@@ -120,7 +121,7 @@ def test_pooled_tree_starts_from_the_prior_and_observes_gains() -> None:
 
 
 def test_unpooled_search_keeps_scores_and_per_tree_priors() -> None:
-    algo = make_algorithm(SearchConfig(budget=8), 1)
+    algo = make_algorithm(SearchConfig(**PER_TREE_SEARCH, budget=8), 1)
     pool = ExpansionPool()
     pool.add(0, "fresh", 0.5)
     state = algo.init_tree(0, None)
@@ -191,8 +192,9 @@ def test_refine_solved_off_never_expands_a_public_pass(algo: str) -> None:
             search.tell(state, trial, 1.0 if trial.node_id % 2 == 0 else 0.5)
     refined = [state.nodes[n.parent_id] for n in state.nodes.values() if n.parent_id is not None]
     assert refined and all(p.score == 0.5 for p in refined)
-    # the default refines whatever AB-MCTS picks, solved nodes included
-    default = make_algorithm(SearchConfig(algo=algo, budget=12, width=3), 2)
+    # the per-tree search refines whatever AB-MCTS picks, solved nodes included
+    per_tree = SearchConfig(**{**PER_TREE_SEARCH, "algo": algo, "budget": 12, "width": 3})
+    default = make_algorithm(per_tree, 2)
     state = default.init_tree(5)
     while not state.done:
         for trial in default.ask(state):

@@ -13,6 +13,7 @@ import statistics
 import numpy as np
 import pytest
 
+from mars2.evaluation.protocol import PER_TREE_SEARCH
 from mars2.treesearch import SearchConfig, TreeState, make_algorithm
 from mars2.treesearch.base import Algorithm
 
@@ -44,7 +45,7 @@ def grow_treequest(prior: str, n_agents: int, n_nodes: int, seed: int) -> tuple[
 
 def replay(prior: str, n_agents: int, record: Record) -> tuple[Algorithm, TreeState]:
     """The same tree in our search (node ids = treequest expand_idx: both count in tell order)."""
-    config = SearchConfig(algo="abmcts", budget=10_000, prior=prior)  # type: ignore[arg-type]
+    config = SearchConfig(**PER_TREE_SEARCH, algo="abmcts", budget=10_000, prior=prior)  # type: ignore[arg-type]
     algo = make_algorithm(config, n_agents)
     state = algo.init_tree(0)
     for parent, agent, score in record:
@@ -106,7 +107,7 @@ def test_whole_searches_have_the_same_shape_as_treequest() -> None:
             depth[i] = depth[parent] + 1
         theirs.append(shape([(depth[i], p == -1, a) for i, (p, a, _) in enumerate(record)]))
     ours: list[tuple[float, float, float]] = []
-    algo = make_algorithm(SearchConfig(budget=n_nodes), n_agents)
+    algo = make_algorithm(SearchConfig(**PER_TREE_SEARCH, budget=n_nodes), n_agents)
     for seed in range(trees):
         state, script = algo.init_tree(seed), random.Random(seed)
         while not state.done:

@@ -52,11 +52,12 @@ class SearchConfig:
     )
 
     pooling: Literal["none", "call", "run"] = setting(
-        "none",
+        "run",
         "`abmcts`: where each tree's GEN/CONT and agent arms get their prior: `none` (the paper's "
         "per-tree prior), `call` (statistics of fresh attempts and refinements pooled over the "
         "earlier trees of the same search call), `run` (also carried over training steps, with "
-        '`forgetting`, and saved with the checkpoint). See docs/search.md, "Pooled priors".',
+        "`forgetting`, and saved with the checkpoint; an evaluation learns within its own trees, "
+        'as with `call`). See docs/search.md, "Pooled priors".',
     )
     forgetting: float = setting(
         0.8,
@@ -73,15 +74,15 @@ class SearchConfig:
         "whatever the timing. Keep >= `trees_in_flight` for full throughput.",
     )
     refine_solved: bool = setting(
-        True,
+        False,
         "Whether a node passing every public test may be refined (false: it is never expanded; "
         "a refinement cannot raise its public score).",
     )
     copies: Literal["run", "skip"] = setting(
-        "run",
-        "A refinement whose program equals its parent's (whitespace aside): `run` it in the "
-        "sandbox like any node, or `skip`: reuse the parent's result, mark it `copy_of`, never "
-        "expand or pick it, and (reward `fraction`) credit a failing copy 0.",
+        "skip",
+        "A refinement whose program equals its parent's (whitespace aside): `skip` it: reuse the "
+        "parent's result, mark it `copy_of`, never expand or pick it, and (reward `fraction`) "
+        "credit a failing copy 0; or `run` it in the sandbox like any node.",
     )
 
     def __post_init__(self) -> None:

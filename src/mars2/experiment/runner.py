@@ -18,6 +18,9 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from mars2.api import team_config
 from mars2.config import Config, apply_overrides, build, dump_yaml, load_config, to_dict
@@ -227,18 +230,32 @@ def check_final_started(planned: PlannedEval) -> None:
 
 def check_started(run: PlannedRun) -> None:
     """A run directory written with another config (the experiment file changed since) is not
-    continued or counted: a UserError naming the fields."""
+    continued or counted: a UserError naming the fields. Only the settings the run's config.yaml
+    names are compared: one it does not name was added after the run started (the run used
+    what that setting's value reproduces, which the experiment file may pin)."""
     file = run.dir.config
     if not file.is_file():
         return
-    old, new = to_dict(load_config(file)), to_dict(run.config)
-    del old["output"], new["output"]  # the run directory may be spelled another way
+    written = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+    old = named(to_dict(load_config(file)), written)
+    new = named(to_dict(run.config), written)
+    old.pop("output", None), new.pop("output", None)  # the run directory may be spelled otherwise
     fields = differences(old, new)
     if fields:
         raise UserError(
             f"{run.folder} was started with another config (it differs in {', '.join(fields)}); "
             "restore the experiment file, or delete that folder to run it again"
         )
+
+
+def named(full: Any, written: Any) -> Any:
+    """`full` (a config as a mapping) restricted to the keys that `written` (the mapping a
+    config file holds) names, recursively through mappings and lists of equal length."""
+    if isinstance(full, dict) and isinstance(written, dict):
+        return {k: named(v, written[k]) for k, v in full.items() if k in written}
+    if isinstance(full, list) and isinstance(written, list) and len(full) == len(written):
+        return [named(f, w) for f, w in zip(full, written, strict=True)]
+    return full
 
 
 def prepare(run: PlannedRun) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import torch
 
+from mars2 import paths
 from mars2.agents import models
 from mars2.agents import tiny as tiny_build
 from mars2.agents.models import _build_once, convert_gguf, load_model, resolve_model
@@ -108,6 +109,10 @@ def test_gemma3_chunks_are_assembled_checked_and_converted(
     tiny: tuple[Any, Any], tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     model, tokenizer = tiny
+    # a cache of this test's own: the fake Gemma it converts must not stand in for the real one
+    # in the session's cache (tests/training/test_refine_token_ids.py loads the real weights)
+    own_cache = tmp_path / "cache"
+    monkeypatch.setenv(paths.CACHE_ENV, str(own_cache))
     write_gguf(model, tokenizer, tmp_path / "whole.gguf")
     whole = (tmp_path / "whole.gguf").read_bytes()
     _fake_gemma3_packages(tmp_path / "site", whole)
@@ -116,7 +121,8 @@ def test_gemma3_chunks_are_assembled_checked_and_converted(
     chunks = models.gemma3_chunks()
     assert [c.name[-6:] for c in chunks] == ["part00", "part01", "part02", "part03"]
     folder = resolve_model("gemma3-270m")
-    assert folder == model_cache / "models" / "gemma3-270m"
+    assert folder == own_cache / "models" / "gemma3-270m"
+    assert not (model_cache / "models" / "gemma3-270m").exists()
     assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no leftovers
     converted, _ = load_model("gemma3-270m", device="cpu")
     ids = torch.tensor([tokenizer("def f(x):\n    return x + 1")["input_ids"]])

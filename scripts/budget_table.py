@@ -25,6 +25,7 @@ from mars2.evaluation.stats import Difference, bootstrap_mean, paired_difference
 
 SEARCHES = {"pertree": "per-tree", "adaptive": "adaptive"}  # file stem -> column name
 ARM = "abmcts"
+COLORS = {"independent": "C0", "per-tree": "C1", "adaptive": "C2"}  # one colour per arm
 ORDER = ("base", "grpo", "rs2", "mars2")  # the ladder's arms first, in its order
 RATES = {  # node rate -> column
     "refine_pass_after_fail": "P(repair passes)",
@@ -142,13 +143,14 @@ def plot(checkpoints: list[Checkpoint], path: Path) -> None:
         lines = {"independent": ck.pick_curve(INDEPENDENT)}
         lines.update({SEARCHES[s]: ck.pick_curve(ARM, s) for s in ck.problems})
         for label, ys in lines.items():
-            axes.plot(ck.budgets, ys, marker="o", label=label)
+            axes.plot(ck.budgets, ys, marker="o", label=label, color=COLORS[label])
         axes.set_xscale("log", base=2)
         axes.set_xticks(ck.budgets, [str(b) for b in ck.budgets])
         axes.set_title(ck.name, fontsize=10)
         axes.set_xlabel("nodes per problem")
     axes_list[0].set_ylabel("pick rate (Pass@1(MCTS) rule)")
-    axes_list[0].legend(fontsize=8)
+    for axes in axes_list:
+        axes.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(path, format="png")
 

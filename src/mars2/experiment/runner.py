@@ -239,7 +239,8 @@ def check_started(run: PlannedRun) -> None:
     written = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
     old = named(to_dict(load_config(file)), written)
     new = named(to_dict(run.config), written)
-    old.pop("output", None), new.pop("output", None)  # the run directory may be spelled otherwise
+    for config in (old, new):  # the run directory may be spelled another way
+        config.pop("output", None)
     fields = differences(old, new)
     if fields:
         raise UserError(

@@ -48,15 +48,25 @@ def test_one_record_leaves_the_other_columns_unmeasured(table: ModuleType, tmp_p
     assert row.endswith("|  |")
 
 
-def test_records_grown_apart_are_refused(table: ModuleType, tmp_path: Path) -> None:
+def test_records_grown_apart_compare_each_search_with_its_own_independent_arm(
+    table: ModuleType, tmp_path: Path
+) -> None:
     folder = tmp_path / "base"
     shutil.copytree(BASE, folder)
     record = json.loads((folder / "adaptive.json").read_text())
     first = record["per_problem"][0]["arms"]["independent"]["4"]
-    first["picked"] = 1 - first["picked"]
+    first["picked"] = 1 - first["picked"]  # problem 0's independent pick at 4 nodes flipped
     (folder / "adaptive.json").write_text(json.dumps(record))
-    with pytest.raises(ValueError, match="independent arms differ"):
+    ck = table.Checkpoint(folder)
+    assert ck.regrown == 1
+    row = table.budget_rows(ck)[0]
+    assert "| 0.600 / 0.630 |" in row  # pertree.json's independent arm
+    flipped = +0.005 if first["picked"] == 0 else -0.005  # adaptive's own reference moved
+    assert f"{-0.015 + flipped:+.3f} [" in row.split(" | ")[4]
+    assert "differ on 1 of 200 problems" in table.budget_table([ck])[-1]
+    assert table.main([str(tmp_path)]) == 0
+    (folder / "pertree.json").unlink()
+    (folder / "adaptive.json").unlink()
+    with pytest.raises(ValueError, match=r"neither pertree\.json nor adaptive\.json"):
         table.Checkpoint(folder)
     assert table.main([str(tmp_path)]) == 2
-    with pytest.raises(ValueError, match=r"neither pertree\.json nor adaptive\.json"):
-        table.Checkpoint(tmp_path)

@@ -20,10 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from mars2.api import team_config
-from mars2.config import Config, apply_overrides, build, dump_yaml, load_config, to_dict
+from mars2.config import (
+    Config,
+    apply_overrides,
+    build,
+    dump_yaml,
+    load_config,
+    load_yaml,
+    migrate,
+    to_dict,
+)
 from mars2.errors import UserError
 from mars2.evaluation import record as eval_record
 from mars2.evaluation.protocol import differences, differing_fields, protocol
@@ -236,7 +243,7 @@ def check_started(run: PlannedRun) -> None:
     file = run.dir.config
     if not file.is_file():
         return
-    written = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+    written = migrate(load_yaml(file), str(file))  # the keys it names, renamed ones moved
     old = named(to_dict(load_config(file)), written)
     new = named(to_dict(run.config), written)
     for config in (old, new):  # the run directory may be spelled another way
